@@ -1,0 +1,18 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { I18nModule } from '@calendar/i18n';
+import { AuthModule } from '@calendar/shared/auth';
+import { AppConfig, ConfigModule } from '@calendar/shared/config';
+import { DatabaseModule } from '@calendar/shared/database';
+import { DiscoveryModule, HttpPlatformModule } from '@calendar/shared/http';
+import { TaxonomyModule } from '@calendar/taxonomy';
+
+/** The composition root: the platform, then one module per bounded context. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, TaxonomyModule],
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+/** A token is stored only as its SHA-256 digest; the token itself is shown once, when it is made. */
+@Entity('api_tokens')
+export class ApiTokenEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user: UserEntity;
+
+  @Column({ name: 'token_hash', type: 'varchar', length: 64 })
+  tokenHash: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+
+  @Column({ name: 'revoked_at', type: 'datetime', nullable: true })
+  revokedAt: Date | null;
+}

@@ -1,0 +1,74 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Caller } from '@calendar/shared/http';
+import { IsNull, Repository } from 'typeorm';
+import { ApiTokenEntity } from './entities/api-token.entity';
+import { UserEntity } from './entities/user.entity';
+
+/** 32 random bytes, URL-safe base64: 43 characters. */
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Tokens carry 256 bits of entropy, so a plain SHA-256 digest is a safe, fast lookup key. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+@Injectable()
+export class TokenService {
+  constructor(
+    @InjectRepository(ApiTokenEntity) private readonly tokens: Repository<ApiTokenEntity>,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+  ) {}
+
+  /** Makes a new token for the user and returns it; only its digest is stored. */
+  async issue(user: UserEntity, token = generateToken()): Promise<string> {
+    await this.tokens.save(this.tokens.create({ userId: user.id, tokenHash: hashToken(token), revokedAt: null }));
+    return token;
+  }
+
+  /** Revokes a token; false when no live token matches. */
+  async revoke(token: string): Promise<boolean> {
+    const result = await this.tokens.update({ tokenHash: hashToken(token), revokedAt: IsNull() }, { revokedAt: new Date() });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Whether a live token with this value exists for the user. */
+  async hasLiveToken(user: UserEntity, token: string): Promise<boolean> {
+    return this.tokens.exists({ where: { userId: user.id, tokenHash: hashToken(token), revokedAt: IsNull() } });
+  }
+
+  /**
+   * The caller named by an Authorization header (`Bearer <token>` or Basic `login:token`), or null when the
+   * credentials are malformed, unknown, revoked, or name another user's token.
+   */
+  async authenticate(header: string): Promise<Caller | null> {
+    const [scheme, value = ''] = header.trim().split(/\s+/, 2);
+    let token: string;
+    let login: string | null = null;
+    if (/^bearer$/i.test(scheme)) {
+      token = value;
+    } else if (/^basic$/i.test(scheme)) {
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon < 1) return null;
+      login = decoded.slice(0, colon);
+      token = decoded.slice(colon + 1).replace(/\s+/g, '');
+    } else {
+      return null;
+    }
+    if (token === '' || token.length > 512) return null;
+    const row = await this.tokens.findOne({ where: { tokenHash: hashToken(token), revokedAt: IsNull() }, relations: { user: true } });
+    if (!row) return null;
+    if (login !== null && !sameText(login, row.user.login)) return null;
+    return { id: row.user.id, login: row.user.login, role: row.user.role };
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

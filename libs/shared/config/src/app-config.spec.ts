@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      database: { type: 'sqlite', file: 'data/calendar.sqlite' },
+      apiRoot: '/wp-json',
+      siteUrl: null,
+      languages: ['en', 'fr', 'zh-hans'],
+      defaultLanguage: 'en',
+      adminToken: null,
+      logLevel: 'info',
+    });
+    expect(config.timezone.name).toBe('UTC');
+  });
+
+  it('reads MySQL URLs and normalises the API root', () => {
+    const config = loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/calendar', API_ROOT: 'api/', SITE_URL: 'https://example.org/' });
+    expect(config.database).toEqual({ type: 'mysql', url: 'mysql://root@127.0.0.1:3306/calendar', database: 'calendar' });
+    expect(config.apiRoot).toBe('/api');
+    expect(config.siteUrl).toBe('https://example.org');
+  });
+
+  it('names every bad variable', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
+      ['ADMIN_TOKEN', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'LOG_LEVEL', 'PORT', 'SITE_URL', 'TIMEZONE'].sort(),
+    );
+    expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
+  });
+});

@@ -1,0 +1,125 @@
+import { parseTimeZone, TIME_ZONE_RULE, TimeZone } from '@calendar/shared/time';
+
+export type DatabaseConfig =
+  | { type: 'mysql'; url: string; database: string }
+  | { type: 'sqlite'; file: string };
+
+/** The validated configuration of the service (SPEC §9). */
+export class AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  /** Always starts with `/` and never ends with one: `/wp-json`. */
+  apiRoot: string;
+  /** Base of public `url` fields; when unset, the request's own origin. */
+  siteUrl: string | null;
+  languages: string[];
+  defaultLanguage: string;
+  timezone: TimeZone;
+  adminToken: string | null;
+  logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: Record<string, string>) {
+    super(
+      'Invalid configuration:\n' +
+        Object.entries(problems)
+          .map(([name, problem]) => `  ${name}: ${problem}`)
+          .join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/;
+const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+/** Reads and validates the environment; every bad variable is named in one ConfigError. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: Record<string, string> = {};
+  const read = (name: string, fallback: string): string => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? fallback : value.trim();
+  };
+
+  const config = new AppConfig();
+
+  const port = read('PORT', '3000');
+  config.port = Number(port);
+  if (!/^\d+$/.test(port) || config.port < 1 || config.port > 65535) problems['PORT'] = 'must be a port number from 1 to 65535';
+
+  config.host = read('HOST', '127.0.0.1');
+
+  const databaseUrl = read('DATABASE_URL', 'sqlite:data/calendar.sqlite');
+  const database = parseDatabaseUrl(databaseUrl);
+  if (database) config.database = database;
+  else problems['DATABASE_URL'] = 'must be mysql://user:pass@host:port/database, sqlite:<file> or sqlite::memory:';
+
+  const apiRoot = read('API_ROOT', '/wp-json');
+  config.apiRoot = '/' + apiRoot.replace(/^\/+|\/+$/g, '');
+  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(config.apiRoot)) {
+    problems['API_ROOT'] = 'must be a path such as /wp-json';
+  }
+
+  const siteUrl = read('SITE_URL', '');
+  config.siteUrl = siteUrl === '' ? null : siteUrl.replace(/\/+$/, '');
+  if (config.siteUrl !== null && !isHttpUrl(config.siteUrl)) problems['SITE_URL'] = 'must be an absolute http(s) URL';
+
+  config.languages = [...new Set(read('LANGUAGES', 'en,fr,zh-hans').split(',').map((code) => code.trim().toLowerCase()).filter(Boolean))];
+  const badLanguage = config.languages.find((code) => !LANGUAGE_CODE.test(code));
+  if (config.languages.length === 0 || badLanguage) {
+    problems['LANGUAGES'] = 'must be a comma-separated list of language codes such as en,fr,zh-hans';
+  }
+  config.defaultLanguage = read('DEFAULT_LANGUAGE', 'en').toLowerCase();
+  if (!config.languages.includes(config.defaultLanguage)) {
+    problems['DEFAULT_LANGUAGE'] = `must be one of LANGUAGES (${config.languages.join(', ')})`;
+  }
+
+  const timezone = parseTimeZone(read('TIMEZONE', 'UTC'));
+  if (timezone) config.timezone = timezone;
+  else problems['TIMEZONE'] = `must be ${TIME_ZONE_RULE}`;
+
+  const adminToken = read('ADMIN_TOKEN', '');
+  config.adminToken = adminToken === '' ? null : adminToken;
+  if (config.adminToken !== null && config.adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
+    problems['ADMIN_TOKEN'] = `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`;
+  }
+
+  const logLevel = read('LOG_LEVEL', 'info').toLowerCase();
+  config.logLevel = logLevel as LogLevel;
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems['LOG_LEVEL'] = `must be one of ${LOG_LEVELS.join(', ')}`;
+
+  if (Object.keys(problems).length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+export function parseDatabaseUrl(url: string): DatabaseConfig | null {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
+    return file === '' ? null : { type: 'sqlite', file };
+  }
+  if (/^(mysql|mariadb):\/\//.test(url)) {
+    try {
+      const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+      const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+      if (!parsed.hostname || database === '' || database.includes('/')) return null;
+      return { type: 'mysql', url: parsed.toString(), database };
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { AppConfig } from '@calendar/shared/config';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiException } from '../api-exception';
+import { NAMESPACE } from '../constants';
+import { LinkBuilder } from '../links';
+import { requestOrigin } from '../request-context';
+import { DiscoveryService } from './discovery.service';
+import { DocDto, NamespaceIndexDto } from './discovery.dto';
+
+const UI_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+};
+
+function languageOf(request: FastifyRequest, config: AppConfig): string {
+  return request.language ?? config.defaultLanguage;
+}
+
+@ApiTags('discovery')
+@Controller()
+export class DiscoveryController {
+  private readonly assetCache = new Map<string, Buffer>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly links: LinkBuilder,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The REST root (SPEC §1). */
+  @Get()
+  @ApiExcludeEndpoint()
+  root(@Query() _query: DocDto, @Req() request: FastifyRequest) {
+    const language = languageOf(request, this.config);
+    const origin = requestOrigin(request);
+    return {
+      name: 'Event Calendar Service',
+      description: 'Events, venues, organizers, categories and tags in several languages',
+      url: origin,
+      home: this.config.siteUrl ?? origin,
+      namespaces: [NAMESPACE],
+      routes: this.discovery.index(request, language).routes,
+    };
+  }
+
+  /** The namespace index: every route with its arguments. */
+  @Get(NAMESPACE)
+  index(@Query() query: NamespaceIndexDto, @Req() request: FastifyRequest) {
+    if (query.namespace !== NAMESPACE) throw ApiException.noRoute();
+    return this.discovery.index(request, languageOf(request, this.config));
+  }
+
+  /** The OpenAPI 3.1 description of the namespace. */
+  @Get(`${NAMESPACE}/doc`)
+  doc(@Query() _query: DocDto, @Req() request: FastifyRequest) {
+    return this.discovery.openApi(request, languageOf(request, this.config));
+  }
+
+  /** A browsable page of the OpenAPI description. */
+  @Get(`${NAMESPACE}/doc/ui`)
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  ui(@Query() _query: DocDto, @Req() request: FastifyRequest): string {
+    const language = languageOf(request, this.config);
+    const base = this.links.namespace(request, language);
+    return `<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<title>Event Calendar Service API</title>
+<link rel="stylesheet" href="${base}/doc/ui/assets/swagger-ui.css">
+</head>
+<body>
+<div id="ui"></div>
+<script src="${base}/doc/ui/assets/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: ${JSON.stringify(`${base}/doc`)}, dom_id: '#ui' });</script>
+</body>
+</html>
+`;
+  }
+
+  @Get(`${NAMESPACE}/doc/ui/assets/:file`)
+  @ApiExcludeEndpoint()
+  asset(@Param('file') file: string, @Res({ passthrough: true }) reply: FastifyReply): Buffer {
+    const type = UI_ASSETS[file];
+    if (!type) throw ApiException.noRoute();
+    let content = this.assetCache.get(file);
+    if (!content) {
+      content = readFileSync(join(dirname(require.resolve('swagger-ui-dist/package.json')), file));
+      this.assetCache.set(file, content);
+    }
+    reply.header('Content-Type', type);
+    return content;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './discovery.module';
+export * from './discovery.service';
+export * from './openapi';

@@ -1,0 +1,97 @@
+import { HttpException } from '@nestjs/common';
+import { ApiException } from './api-exception';
+
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+]);
+
+interface ErrorLike {
+  code?: unknown;
+  errno?: unknown;
+  statusCode?: unknown;
+  driverError?: ErrorLike;
+  name?: string;
+}
+
+function driverError(error: ErrorLike): ErrorLike {
+  return error.driverError ?? error;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const cause = driverError(error as ErrorLike);
+  return cause.errno === 1062 || cause.code === 'ER_DUP_ENTRY' || cause.code === 'SQLITE_CONSTRAINT_UNIQUE' || cause.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  const cause = driverError(error as ErrorLike);
+  return cause.errno === 1452 || cause.code === 'ER_NO_REFERENCED_ROW_2' || cause.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+export function isConnectionError(error: unknown): boolean {
+  const cause = driverError(error as ErrorLike);
+  return (
+    (typeof cause.code === 'string' && CONNECTION_ERRORS.has(cause.code)) ||
+    (error as ErrorLike).name === 'CannotConnectAlreadyConnectedError' ||
+    (error instanceof Error && /pool is closed|Connection is not established|database connection is not open/i.test(error.message))
+  );
+}
+
+/**
+ * Maps any error to the API's envelope, in one ordered chain: API errors, framework and parser errors,
+ * database errors, then a generic 500. Returns `undefined` for 404s so that the caller can look for a 405.
+ */
+export function toApiException(error: unknown): ApiException | 'not-found' {
+  if (error instanceof ApiException) return error;
+  const err = error as ErrorLike;
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === 404) return 'not-found';
+    if (status === 413) return tooLarge();
+    if (status === 415) return unsupportedMediaType();
+    if (status === 400) return /json/i.test(error.message) ? invalidJson() : new ApiException(400, 'rest_bad_request', 'The request could not be read.');
+    if (status < 500) return new ApiException(status, 'rest_bad_request', 'The request could not be read.');
+    return ApiException.internal();
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return tooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return unsupportedMediaType();
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalidJson();
+  }
+  if (error instanceof SyntaxError && err.statusCode === 400) return invalidJson();
+  if (isConnectionError(error)) return ApiException.serviceUnavailable();
+  if (isForeignKeyViolation(error)) {
+    return new ApiException(400, 'rest_invalid_param', 'A referenced record does not exist.', { params: {} });
+  }
+  if (isUniqueViolation(error)) {
+    return new ApiException(409, 'rest_conflict', 'The record conflicts with an existing one; retry the request.');
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 && typeof err.code === 'string' && err.code.startsWith('FST_')) {
+    return new ApiException(err.statusCode, 'rest_bad_request', 'The request could not be read.');
+  }
+  return ApiException.internal();
+}
+
+function tooLarge(): ApiException {
+  return new ApiException(413, 'rest_request_too_large', 'The request body is larger than 1 MiB.');
+}
+
+function unsupportedMediaType(): ApiException {
+  return new ApiException(415, 'rest_unsupported_media_type', 'Send parameters as JSON, form fields or in the query string.');
+}
+
+function invalidJson(): ApiException {
+  return new ApiException(400, 'rest_invalid_json', 'Invalid JSON body passed.');
+}

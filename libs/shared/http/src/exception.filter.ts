@@ -1,0 +1,33 @@
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { ApiException } from './api-exception';
+import { toApiException } from './error-mapping';
+import { RouteRegistry } from './route-registry';
+
+/** Renders every error as the envelope of SPEC §3.1; unknown ones are logged and become a generic 500. */
+export function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply, routes: RouteRegistry, logger: Logger): void {
+  let mapped = toApiException(error);
+  if (mapped === 'not-found') {
+    const allowed = routes.methodsFor(request.url);
+    mapped = allowed.length > 0 ? ApiException.methodNotAllowed(allowed) : ApiException.noRoute();
+  }
+  if (mapped.status >= 500) {
+    const err = error as Error;
+    logger.error({ err: { type: err?.name, message: err?.message, stack: err?.stack }, request_id: request.id }, 'request failed');
+  }
+  reply.status(mapped.status).headers(mapped.headers).type('application/json; charset=utf-8').send(mapped.toBody());
+}
+
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  constructor(
+    private readonly routes: RouteRegistry,
+    private readonly logger: Logger,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    renderError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), this.routes, this.logger);
+  }
+}

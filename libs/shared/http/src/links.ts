@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@calendar/shared/config';
+import type { FastifyRequest } from 'fastify';
+import { NAMESPACE } from './constants';
+import { requestOrigin } from './request-context';
+
+/** Encodes each path segment, so that non-ASCII slugs appear percent-encoded inside URLs. */
+export function encodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => encodeURIComponent(decodeURIComponentSafe(segment)))
+    .join('/');
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Serialises filters as a query string: lists comma-joined, in the order given. */
+export function toQueryString(params: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
+  }
+  return parts.join('&');
+}
+
+/** Builds the absolute URLs of the API in a request's language base (SPEC §11.6). */
+@Injectable()
+export class LinkBuilder {
+  constructor(private readonly config: AppConfig) {}
+
+  private languagePrefix(language: string): string {
+    return language === this.config.defaultLanguage ? '' : `/${language}`;
+  }
+
+  /** `{origin}{/lang}{api_root}` */
+  apiRoot(request: FastifyRequest, language: string): string {
+    return `${requestOrigin(request)}${this.languagePrefix(language)}${this.config.apiRoot}`;
+  }
+
+  /** `{origin}{/lang}{api_root}/calendar/events/v1` */
+  namespace(request: FastifyRequest, language: string): string {
+    return `${this.apiRoot(request, language)}/${NAMESPACE}`;
+  }
+
+  /** An address inside the namespace, e.g. `rest(req, 'fr', 'categories/12')`. */
+  rest(request: FastifyRequest, language: string, path: string, query?: Record<string, unknown>): string {
+    const qs = query ? toQueryString(query) : '';
+    return `${this.namespace(request, language)}/${encodePath(path)}${qs ? `?${qs}` : ''}`;
+  }
+
+  /** A public page: `SITE_URL{/lang}/{path}/`. */
+  site(request: FastifyRequest, language: string, path: string): string {
+    const base = this.config.siteUrl ?? requestOrigin(request);
+    return `${base}${this.languagePrefix(language)}/${encodePath(path)}/`;
+  }
+
+  /** `<host[:port] of SITE_URL>?id=<id>` */
+  globalId(request: FastifyRequest, id: number): string {
+    const base = this.config.siteUrl ?? requestOrigin(request);
+    return `${new URL(base).host}?id=${id}`;
+  }
+}

@@ -1,0 +1,69 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { map, Observable } from 'rxjs';
+import { ApiException } from './api-exception';
+
+export interface PageRequest {
+  page: number;
+  per_page: number;
+}
+
+/** `page` beyond the last page (and > 1) is a 404 for every list (SPEC §3.3). */
+export function assertPageExists(kind: string, request: PageRequest, total: number): void {
+  if (request.page > 1 && request.page > totalPages(total, request.per_page)) throw ApiException.archivePageNotFound(kind);
+}
+
+export function totalPages(total: number, perPage: number): number {
+  return total === 0 ? 0 : Math.ceil(total / perPage);
+}
+
+/** One page of a list; rendered as the list envelope of SPEC §3.3 with its headers. */
+export class ListResult<T> {
+  constructor(
+    /** Body key: `events`, `categories`, ... */
+    readonly key: string,
+    readonly items: T[],
+    readonly total: number,
+    readonly page: PageRequest,
+    /** The URL of a page of this list, with every effective filter. */
+    readonly pageUrl: (page: number) => string,
+  ) {}
+
+  get totalPages(): number {
+    return totalPages(this.total, this.page.per_page);
+  }
+
+  toBody(): Record<string, unknown> {
+    const body: Record<string, unknown> = { [this.key]: this.items, rest_url: this.pageUrl(this.page.page) };
+    if (this.page.page < this.totalPages) body['next_rest_url'] = this.pageUrl(this.page.page + 1);
+    if (this.page.page > 1) body['previous_rest_url'] = this.pageUrl(this.page.page - 1);
+    body['total'] = this.total;
+    body['total_pages'] = this.totalPages;
+    return body;
+  }
+
+  links(): string[] {
+    const links: string[] = [];
+    if (this.page.page > 1) links.push(`<${this.pageUrl(this.page.page - 1)}>; rel="prev"`);
+    if (this.page.page < this.totalPages) links.push(`<${this.pageUrl(this.page.page + 1)}>; rel="next"`);
+    return links;
+  }
+}
+
+@Injectable()
+export class ListInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      map((result) => {
+        if (!(result instanceof ListResult)) return result;
+        const reply = context.switchToHttp().getResponse<FastifyReply>();
+        const total = String(result.total);
+        const pages = String(result.totalPages);
+        reply.header('X-TEC-Total', total).header('X-TEC-TotalPages', pages).header('X-WP-Total', total).header('X-WP-TotalPages', pages);
+        const links = result.links();
+        if (links.length > 0) reply.header('Link', links);
+        return result.toBody();
+      }),
+    );
+  }
+}

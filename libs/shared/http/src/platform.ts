@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig } from '@calendar/shared/config';
+import formBody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { ApiException } from './api-exception';
+import { applyCaching } from './caching';
+import { BODY_LIMIT_BYTES } from './constants';
+import { ApiExceptionFilter } from './exception.filter';
+import { ListInterceptor } from './list';
+import { mergeRequestParams } from './params';
+import { requestOrigin } from './request-context';
+import { RouteRegistry } from './route-registry';
+import { createValidationPipe } from './validation.pipe';
+
+type RawRequest = IncomingMessage & { urlLanguage?: string };
+
+/** Paths answered outside the API root. */
+export const OPERATIONAL_PATHS = ['healthz', 'readyz'];
+
+/**
+ * The Fastify adapter: language bases (`/fr/wp-json/...`) are rewritten onto the one route table and remembered
+ * on the request; trailing slashes are accepted; request ids come from `X-Request-Id` when sane.
+ */
+export function createHttpAdapter(config: AppConfig): FastifyAdapter {
+  const prefixes = new Map(config.languages.map((language) => [`/${language}${config.apiRoot}`, language]));
+  return new FastifyAdapter({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    genReqId: (req: IncomingMessage) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    rewriteUrl: (req: RawRequest) => {
+      const url = req.url ?? '/';
+      const [, language] = /^\/([^/?]+)/.exec(url) ?? [];
+      if (language === undefined) return url;
+      for (const [prefix, code] of prefixes) {
+        if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) {
+          req.urlLanguage = code;
+          return url.slice(prefix.length - config.apiRoot.length);
+        }
+      }
+      return url;
+    },
+  });
+}
+
+/**
+ * Installs the REST platform on an application before it starts: parsers, parameter merging, logging,
+ * caching headers, error envelope, validation and list rendering. `main.ts` and every e2e test go through it.
+ */
+export async function configureHttpPlatform(app: NestFastifyApplication, config: AppConfig, logger: Logger): Promise<RouteRegistry> {
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const routes = new RouteRegistry();
+
+  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+
+  await fastify.register(formBody, { bodyLimit: BODY_LIMIT_BYTES });
+  fastify.removeContentTypeParser(['application/json']);
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiException(400, 'rest_invalid_json', 'Invalid JSON body passed.'), undefined);
+    }
+  });
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    request.urlLanguage = (request.raw as RawRequest).urlLanguage;
+    request.caller = null;
+    reply.header('X-Request-Id', request.id);
+  });
+  fastify.addHook('preValidation', async (request) => mergeRequestParams(request));
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    const discovery = `<${requestOrigin(request)}${config.apiRoot}/>; rel="https://api.w.org/"`;
+    const existing = reply.getHeader('Link');
+    reply.header('Link', [...(existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)]), discovery].join(', '));
+    return applyCaching(request, reply, payload);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    logger.info(
+      {
+        request_id: request.id,
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
+  });
+
+  app.setGlobalPrefix(config.apiRoot, { exclude: OPERATIONAL_PATHS.map((path) => ({ path, method: RequestMethod.GET })) });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
+  app.useGlobalInterceptors(new ListInterceptor());
+  app.enableShutdownHooks();
+  return routes;
+}

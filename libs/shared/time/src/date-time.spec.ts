@@ -1,0 +1,51 @@
+import { DateTime } from 'luxon';
+import { formatWpDateTime, parseDateTime } from './date-time';
+import { parseTimeZone } from './time-zone';
+
+const paris = parseTimeZone('Europe/Paris')!.zone;
+const utc = parseTimeZone('UTC')!.zone;
+// Wednesday 25 November 2026, 10:00 UTC (11:00 in Paris).
+const now = new Date('2026-11-25T10:00:00Z');
+const utcOf = (value: string, zone = paris) => parseDateTime(value, { zone, now })?.toUTC().toFormat('yyyy-MM-dd HH:mm:ss') ?? null;
+
+describe('parseDateTime', () => {
+  it('reads wall-clock forms in the reference zone with DST', () => {
+    expect(utcOf('2026-07-01 19:30')).toBe('2026-07-01 17:30:00');
+    expect(utcOf('2026-01-01 19:30:15')).toBe('2026-01-01 18:30:15');
+    expect(utcOf('2026-03-29')).toBe('2026-03-28 23:00:00');
+    expect(utcOf('2026-05-01T19:30:00')).toBe('2026-05-01 17:30:00');
+  });
+
+  it('keeps an explicit offset and converts it to the reference zone', () => {
+    const parsed = parseDateTime('2026-05-01T19:30:00+02:00', { zone: utc, now });
+    expect(parsed?.toFormat('yyyy-MM-dd HH:mm:ss ZZ')).toBe('2026-05-01 17:30:00 +00:00');
+  });
+
+  it('reads Unix timestamps', () => {
+    expect(utcOf('1767225600')).toBe('2026-01-01 00:00:00');
+  });
+
+  it('reads English relative to the request time, PHP style', () => {
+    expect(utcOf('now')).toBe('2026-11-25 10:00:00');
+    expect(utcOf('today')).toBe('2026-11-24 23:00:00');
+    expect(utcOf('tomorrow 9am')).toBe('2026-11-26 08:00:00');
+    expect(utcOf('wednesday')).toBe('2026-11-24 23:00:00');
+    expect(utcOf('next wednesday 4pm')).toBe('2026-12-02 15:00:00');
+    expect(utcOf('friday')).toBe('2026-11-26 23:00:00');
+    expect(utcOf('+2 weeks')).toBe('2026-12-09 10:00:00');
+  });
+
+  it('rejects what is not a date-time', () => {
+    for (const value of ['', '   ', 'garbage', 'concert tomorrow', '2026-02-31', '2026-13-01', '2026-01-01 25:00', '2026-01-01T99']) {
+      expect(utcOf(value)).toBeNull();
+    }
+  });
+});
+
+describe('formatWpDateTime', () => {
+  it('prints YYYY-MM-DD HH:MM:SS in the requested zone', () => {
+    const instant = DateTime.fromISO('2026-07-01T17:30:00Z');
+    expect(formatWpDateTime(instant, 'Europe/Paris')).toBe('2026-07-01 19:30:00');
+    expect(formatWpDateTime(new Date('2026-07-01T17:30:00Z'))).toBe('2026-07-01 17:30:00');
+  });
+});

@@ -1,0 +1,97 @@
+import * as chrono from 'chrono-node';
+import { DateTime, Zone } from 'luxon';
+
+export const DATE_TIME_RULE =
+  'a date-time: YYYY-MM-DD[ HH:MM[:SS]], ISO 8601, a Unix timestamp, or English such as "tomorrow 9am" or "+2 weeks"';
+
+/** The form every date-time takes in responses. */
+export const WP_DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+const TIMESTAMP = /^\d+$/;
+/** Words that name a day: like PHP's strtotime, they mean midnight of that day unless a time is given. */
+const DAY_WORDS = /\b(today|tomorrow|yesterday|midnight|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+export interface ParseDateTimeOptions {
+  /** The reference zone: values without an offset are wall-clock times there. */
+  zone: Zone;
+  /** The instant natural-language values are relative to (the time of the request). */
+  now?: Date;
+}
+
+/**
+ * Parses every date-time form the API accepts into an instant, or returns null when the value is not one.
+ * Values without an offset are read as wall-clock time in `options.zone`, with its DST rules.
+ */
+export function parseDateTime(input: string | number, options: ParseDateTimeOptions): DateTime | null {
+  const value = String(input).trim();
+  if (value === '') return null;
+  const { zone } = options;
+
+  if (TIMESTAMP.test(value) && !DATE_ONLY.test(value)) {
+    const parsed = DateTime.fromSeconds(Number(value), { zone });
+    return parsed.isValid ? parsed : null;
+  }
+  const dateOnly = DATE_ONLY.exec(value);
+  if (dateOnly) return fromParts(zone, Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3]));
+  const dateTime = DATE_TIME.exec(value);
+  if (dateTime) {
+    const [, y, mo, d, h, mi, s = '0'] = dateTime;
+    return fromParts(zone, Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s));
+  }
+  if (/^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    const iso = DateTime.fromISO(value, { zone, setZone: false });
+    return iso.isValid ? iso.setZone(zone) : null;
+  }
+  return parseNaturalLanguage(value, zone, options.now ?? new Date());
+}
+
+function fromParts(zone: Zone, year: number, month: number, day: number, hour = 0, minute = 0, second = 0): DateTime | null {
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const parsed = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone });
+  // luxon accepts 2026-02-31 by rolling over; a real calendar date keeps its day.
+  if (!parsed.isValid || parsed.day !== day || parsed.month !== month) return null;
+  return parsed;
+}
+
+function parseNaturalLanguage(value: string, zone: Zone, now: Date): DateTime | null {
+  const reference = DateTime.fromJSDate(now, { zone });
+  const results = chrono.parse(value, { instant: now, timezone: reference.offset }, { forwardDate: false });
+  const [result] = results;
+  // The whole value must be a date: "concert tomorrow" is not one.
+  if (!result || results.length !== 1 || result.index !== 0 || result.text.length !== value.length) return null;
+  const start = result.start;
+  if (start.isCertain('timezoneOffset') && !/^now$/i.test(value)) {
+    return DateTime.fromJSDate(start.date(), { zone });
+  }
+  let parsed = DateTime.fromObject(
+    {
+      year: start.get('year') ?? reference.year,
+      month: start.get('month') ?? reference.month,
+      day: start.get('day') ?? reference.day,
+      hour: start.get('hour') ?? 0,
+      minute: start.get('minute') ?? 0,
+      second: start.get('second') ?? 0,
+    },
+    { zone },
+  );
+  const lower = value.toLowerCase();
+  const weekday = WEEKDAYS.findIndex((name) => new RegExp(`\\b${name}\\b`).test(lower));
+  if (weekday >= 0 && !/\b(last|previous|this)\b/.test(lower)) {
+    // "wednesday" is today when today is one; "next wednesday" is the first one after today.
+    const ahead = (weekday + 1 - reference.weekday + 7) % 7;
+    const days = /\bnext\b/.test(lower) && ahead === 0 ? 7 : ahead;
+    const target = reference.startOf('day').plus({ days });
+    parsed = parsed.set({ year: target.year, month: target.month, day: target.day });
+  }
+  if (DAY_WORDS.test(value) && !start.isCertain('hour')) parsed = parsed.startOf('day');
+  return parsed.isValid ? parsed : null;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of the instant in the given zone. */
+export function formatWpDateTime(value: DateTime | Date, zone: Zone | string = 'UTC'): string {
+  const dt = value instanceof Date ? DateTime.fromJSDate(value) : value;
+  return dt.setZone(zone).toFormat(WP_DATE_TIME_FORMAT);
+}

@@ -1,0 +1,2 @@
+export * from './time-zone';
+export * from './date-time';

@@ -1,0 +1,123 @@
+import { Controller, Delete, Get, Param, ParseIntPipe, Patch, Post, Put, Query, Body, HttpCode, Res } from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { Context, RequestContext } from '@calendar/i18n';
+import { RequiresLogin } from '@calendar/shared/auth';
+import { ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
+import type { FastifyReply } from 'fastify';
+import { ListCategoriesQueryDto, ListTagsQueryDto } from './dto/list-terms.dto';
+import { TermResponse } from './dto/term.mapper';
+import { CreateCategoryDto, CreateTagDto, TermItemDto, UpdateCategoryDto, UpdateTagDto } from './dto/write-term.dto';
+import { TermService } from './term.service';
+
+const ID_PARAM = ApiParam({ name: 'id', type: 'integer', description: 'Term id' });
+
+function created(reply: FastifyReply, term: TermResponse): TermResponse {
+  reply.header('Location', term.rest_url);
+  return term;
+}
+
+@ApiTags('categories')
+@Controller(`${NAMESPACE}/categories`)
+export class CategoriesController {
+  constructor(private readonly terms: TermService) {}
+
+  @Get()
+  list(@Query() query: ListCategoriesQueryDto, @Context() context: RequestContext) {
+    return this.terms.list('category', query, context);
+  }
+
+  @Post()
+  @RequiresLogin()
+  @HttpCode(201)
+  async create(@Body() body: CreateCategoryDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
+    return created(reply, await this.terms.create('category', body, context));
+  }
+
+  @Get(ID_SEGMENT)
+  @ID_PARAM
+  get(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
+    return this.terms.get('category', id, context);
+  }
+
+  @Post(ID_SEGMENT)
+  @RequiresLogin()
+  @HttpCode(200)
+  @ID_PARAM
+  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext) {
+    return this.terms.update('category', id, body, context);
+  }
+
+  @Put(ID_SEGMENT)
+  @RequiresLogin()
+  @ID_PARAM
+  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext) {
+    return this.terms.update('category', id, body, context);
+  }
+
+  @Patch(ID_SEGMENT)
+  @RequiresLogin()
+  @ID_PARAM
+  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext) {
+    return this.terms.update('category', id, body, context);
+  }
+
+  @Delete(ID_SEGMENT)
+  @RequiresLogin()
+  @ID_PARAM
+  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
+    return this.terms.remove('category', id, context);
+  }
+}
+
+@ApiTags('tags')
+@Controller(`${NAMESPACE}/tags`)
+export class TagsController {
+  constructor(private readonly terms: TermService) {}
+
+  @Get()
+  list(@Query() query: ListTagsQueryDto, @Context() context: RequestContext) {
+    return this.terms.list('tag', query, context);
+  }
+
+  @Post()
+  @RequiresLogin()
+  @HttpCode(201)
+  async create(@Body() body: CreateTagDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
+    return created(reply, await this.terms.create('tag', body, context));
+  }
+
+  @Get(ID_SEGMENT)
+  @ID_PARAM
+  get(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
+    return this.terms.get('tag', id, context);
+  }
+
+  @Post(ID_SEGMENT)
+  @RequiresLogin()
+  @HttpCode(200)
+  @ID_PARAM
+  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext) {
+    return this.terms.update('tag', id, body, context);
+  }
+
+  @Put(ID_SEGMENT)
+  @RequiresLogin()
+  @ID_PARAM
+  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext) {
+    return this.terms.update('tag', id, body, context);
+  }
+
+  @Patch(ID_SEGMENT)
+  @RequiresLogin()
+  @ID_PARAM
+  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext) {
+    return this.terms.update('tag', id, body, context);
+  }
+
+  @Delete(ID_SEGMENT)
+  @RequiresLogin()
+  @ID_PARAM
+  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
+    return this.terms.remove('tag', id, context);
+  }
+}

@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { likeContains, presentedColumn } from '@calendar/i18n';
+import { Brackets, EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
+import { TermOrderBy } from './dto/list-terms.dto';
+import { TermTranslationEntity } from './entities/term-translation.entity';
+import { TermEntity } from './entities/term.entity';
+import type { Taxonomy } from './taxonomy';
+
+export interface TermFilter {
+  taxonomy: Taxonomy;
+  language: string;
+  search?: string;
+  include?: number[];
+  exclude?: number[];
+  /** Restrict to these ids (the terms of one event). */
+  ids?: number[];
+  parent?: number;
+  slug?: string;
+  hideEmpty: boolean;
+  orderBy: TermOrderBy;
+  order: 'asc' | 'desc';
+}
+
+const name = presentedColumn('tl', 'tor', 'name');
+const slug = presentedColumn('tl', 'tor', 'slug');
+const description = presentedColumn('tl', 'tor', 'description');
+
+/** The queries of the taxonomy context. Lists read a page of ids with one query, then the rows in one more. */
+@Injectable()
+export class TermRepository {
+  constructor(@InjectRepository(TermEntity) private readonly terms: Repository<TermEntity>) {}
+
+  private filtered(filter: TermFilter): SelectQueryBuilder<TermEntity> {
+    const qb = this.terms
+      .createQueryBuilder('t')
+      .leftJoin(TermTranslationEntity, 'tl', 'tl.term_id = t.id AND tl.lang = :language', { language: filter.language })
+      .innerJoin(TermTranslationEntity, 'tor', 'tor.term_id = t.id AND tor.lang = t.original_lang')
+      .where('t.taxonomy = :taxonomy', { taxonomy: filter.taxonomy });
+    if (filter.search !== undefined) {
+      const pattern = likeContains(filter.search);
+      qb.andWhere(new Brackets((or) => or.where(`LOWER(${name}) LIKE :pattern ESCAPE '\\'`, { pattern }).orWhere(`LOWER(${slug}) LIKE :pattern ESCAPE '\\'`, { pattern })));
+    }
+    if (filter.include) qb.andWhere('t.id IN (:...include)', { include: filter.include });
+    if (filter.exclude) qb.andWhere('t.id NOT IN (:...exclude)', { exclude: filter.exclude });
+    if (filter.ids) qb.andWhere(filter.ids.length > 0 ? 't.id IN (:...ids)' : '1 = 0', { ids: filter.ids });
+    if (filter.parent !== undefined) qb.andWhere('t.parent_id = :parent', { parent: filter.parent });
+    if (filter.slug !== undefined) {
+      qb.andWhere('EXISTS (SELECT 1 FROM term_translations s WHERE s.term_id = t.id AND s.slug = :slug)', { slug: filter.slug });
+    }
+    if (filter.hideEmpty) qb.andWhere('t.event_count > 0');
+    return qb;
+  }
+
+  count(filter: TermFilter): Promise<number> {
+    return this.filtered(filter).getCount();
+  }
+
+  /** One page of terms, in order, with all their translations. */
+  async page(filter: TermFilter, offset: number, limit: number): Promise<TermEntity[]> {
+    const direction = filter.order === 'desc' ? 'DESC' : 'ASC';
+    const qb = this.filtered(filter).select('t.id', 'id');
+    const sortKey = this.sortKey(filter);
+    qb.addSelect(sortKey, 'sort_key').orderBy('sort_key', direction).addOrderBy('t.id', direction).offset(offset).limit(limit);
+    const ids = (await qb.getRawMany<{ id: number }>()).map((row) => Number(row.id));
+    return this.findByIds(ids);
+  }
+
+  private sortKey(filter: TermFilter): string {
+    switch (filter.orderBy) {
+      case 'id':
+        return 't.id';
+      case 'slug':
+        return slug;
+      case 'count':
+        return 't.event_count';
+      case 'description':
+        return `LOWER(COALESCE(${description}, ''))`;
+      case 'parent':
+        return 't.parent_id';
+      case 'include':
+        if (filter.include && filter.include.length > 0) {
+          return `CASE ${filter.include.map((id, index) => `WHEN t.id = ${Number(id)} THEN ${index}`).join(' ')} ELSE ${filter.include.length} END`;
+        }
+        return `LOWER(${name})`;
+      default:
+        return `LOWER(${name})`;
+    }
+  }
+
+  /** Terms with their translations, in the order of `ids`. */
+  async findByIds(ids: number[], manager?: EntityManager): Promise<TermEntity[]> {
+    if (ids.length === 0) return [];
+    const repository = manager ? manager.getRepository(TermEntity) : this.terms;
+    const rows = await repository.find({ where: { id: In(ids) }, relations: { translations: true } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id)).filter((row): row is TermEntity => row !== undefined);
+  }
+
+  async findOne(taxonomy: Taxonomy, id: number, manager?: EntityManager): Promise<TermEntity | null> {
+    const repository = manager ? manager.getRepository(TermEntity) : this.terms;
+    return repository.findOne({ where: { id, taxonomy }, relations: { translations: true } });
+  }
+
+  /** Which of `ids` are terms of the taxonomy. */
+  async existingIds(taxonomy: Taxonomy, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.terms.find({ select: { id: true }, where: { taxonomy, id: In(ids) } });
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** A term of the taxonomy, other than `exceptId`, whose own text in `language` has this name under `parent`. */
+  async findByName(manager: EntityManager, taxonomy: Taxonomy, language: string, parent: number, termName: string, exceptId = 0): Promise<number | null> {
+    const row = await manager
+      .createQueryBuilder(TermTranslationEntity, 'tr')
+      .innerJoin(TermEntity, 't', 't.id = tr.term_id')
+      .select('t.id', 'id')
+      .where('tr.taxonomy = :taxonomy AND tr.lang = :language AND t.parent_id = :parent AND t.id <> :exceptId', { taxonomy, language, parent, exceptId })
+      .andWhere('LOWER(tr.name) = :name', { name: termName.toLowerCase() })
+      .getRawOne<{ id: number }>();
+    return row ? Number(row.id) : null;
+  }
+
+  async findBySlug(manager: EntityManager, taxonomy: Taxonomy, language: string, termSlug: string, exceptId = 0): Promise<number | null> {
+    const row = await manager
+      .createQueryBuilder(TermTranslationEntity, 'tr')
+      .select('tr.term_id', 'id')
+      .where('tr.taxonomy = :taxonomy AND tr.lang = :language AND tr.slug = :slug AND tr.term_id <> :exceptId', { taxonomy, language, slug: termSlug, exceptId })
+      .getRawOne<{ id: number }>();
+    return row ? Number(row.id) : null;
+  }
+
+  /** Slugs in use in the taxonomy and language that start with `base`. */
+  async slugsLike(manager: EntityManager, taxonomy: Taxonomy, language: string, base: string, exceptId = 0): Promise<Set<string>> {
+    const rows = await manager
+      .createQueryBuilder(TermTranslationEntity, 'tr')
+      .select('tr.slug', 'slug')
+      .where('tr.taxonomy = :taxonomy AND tr.lang = :language AND tr.term_id <> :exceptId', { taxonomy, language, exceptId })
+      .andWhere(`tr.slug LIKE :pattern ESCAPE '\\'`, { pattern: `${base.replace(/[\\%_]/g, (char) => `\\${char}`)}%` })
+      .getRawMany<{ slug: string }>();
+    return new Set(rows.map((row) => row.slug));
+  }
+
+  /** The chain of ancestors of a category, nearest first. */
+  async ancestors(manager: EntityManager, id: number): Promise<number[]> {
+    const chain: number[] = [];
+    let current = id;
+    while (current !== 0 && !chain.includes(current)) {
+      chain.push(current);
+      const row = await manager.getRepository(TermEntity).findOne({ select: { id: true, parentId: true }, where: { id: current } });
+      current = row?.parentId ?? 0;
+    }
+    return chain;
+  }
+}

@@ -1,0 +1,187 @@
+import { Injectable } from '@nestjs/common';
+import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
+import { can } from '@calendar/shared/auth';
+import { TransactionRunner } from '@calendar/shared/database';
+import { ApiException, assertPageExists, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { EntityManager } from 'typeorm';
+import { ListTermsQuery } from './dto/list-terms.dto';
+import { mapTerm, TermResponse } from './dto/term.mapper';
+import { TermWrite } from './dto/write-term.dto';
+import { TermTranslationEntity } from './entities/term-translation.entity';
+import { TermEntity } from './entities/term.entity';
+import { TermException } from './term.exception';
+import { TermLinkRegistry } from './term-links';
+import { TermFilter, TermRepository } from './term.repository';
+import { TAXONOMIES, Taxonomy } from './taxonomy';
+
+/** The rules of categories and tags (SPEC §6, §7). */
+@Injectable()
+export class TermService {
+  constructor(
+    private readonly repository: TermRepository,
+    private readonly transactions: TransactionRunner,
+    private readonly links: LinkBuilder,
+    private readonly i18n: I18nService,
+    private readonly termLinks: TermLinkRegistry,
+  ) {}
+
+  private present(term: TermEntity, context: RequestContext): TermResponse {
+    return mapTerm(term, context, this.links, this.i18n.languages);
+  }
+
+  async list(taxonomy: Taxonomy, query: ListTermsQuery, context: RequestContext): Promise<ListResult<TermResponse>> {
+    const problems: Record<string, string> = {};
+    const filter: TermFilter = {
+      taxonomy,
+      language: context.language,
+      search: query.search,
+      include: query.include,
+      exclude: query.exclude,
+      slug: query.slug,
+      hideEmpty: query.hide_empty,
+      orderBy: query.orderby,
+      order: query.order,
+    };
+    for (const key of ['include', 'exclude'] as const) {
+      const ids = query[key];
+      if (!ids) continue;
+      const known = await this.repository.existingIds(taxonomy, ids);
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length > 0) problems[key] = `must list ids of existing ${TAXONOMIES[taxonomy].path}; unknown: ${unknown.join(', ')}`;
+    }
+    if (query.parent !== undefined) {
+      if (query.parent !== 0 && (await this.repository.existingIds('category', [query.parent])).size === 0) {
+        problems['parent'] = 'must be 0 or the id of an existing category';
+      }
+      filter.parent = query.parent;
+    }
+    const eventParam = query.event !== undefined ? 'event' : query.post !== undefined ? 'post' : null;
+    if (eventParam) {
+      const ids = await this.termLinks.termIdsForEvent(query[eventParam] as number);
+      if (ids === null) problems[eventParam] = 'must be the id of an existing event';
+      else filter.ids = ids;
+    }
+    if (Object.keys(problems).length > 0) throw ApiException.invalidParams(problems);
+
+    const total = await this.repository.count(filter);
+    assertPageExists(TAXONOMIES[taxonomy].kind, query, total);
+    const terms = await this.repository.page(filter, (query.page - 1) * query.per_page, query.per_page);
+    const { translation_language: _language, page: _page, ...filters } = query;
+    const path = TAXONOMIES[taxonomy].path;
+    return new ListResult(
+      path,
+      terms.map((term) => this.present(term, context)),
+      total,
+      query,
+      (page) => this.links.rest(context.request, context.language, path, { ...filters, page }),
+    );
+  }
+
+  async get(taxonomy: Taxonomy, id: number, context: RequestContext): Promise<TermResponse> {
+    return this.present(await this.require(taxonomy, id), context);
+  }
+
+  async create(taxonomy: Taxonomy, input: TermWrite, context: RequestContext): Promise<TermResponse> {
+    this.assertMayManage(context);
+    const term = await this.write(async (manager) => {
+      const parent = taxonomy === 'category' ? await this.checkParent(manager, 0, input.parent ?? 0) : 0;
+      const term = manager.getRepository(TermEntity).create({ taxonomy, parentId: parent, originalLang: context.language, eventCount: 0 });
+      await manager.save(term);
+      const translation = manager.getRepository(TermTranslationEntity).create({ termId: term.id, taxonomy, lang: context.language });
+      await this.applyTexts(manager, term, translation, input, input.name as string);
+      return term.id;
+    }, taxonomy);
+    return this.get(taxonomy, term, context);
+  }
+
+  async update(taxonomy: Taxonomy, id: number, input: TermWrite, context: RequestContext): Promise<TermResponse> {
+    await this.require(taxonomy, id);
+    this.assertMayManage(context);
+    await this.write(async (manager) => {
+      const term = (await this.repository.findOne(taxonomy, id, manager)) as TermEntity;
+      if (taxonomy === 'category' && input.parent !== undefined) {
+        term.parentId = await this.checkParent(manager, term.id, input.parent ?? 0);
+      }
+      const touchesTexts = input.name !== undefined || input.description !== undefined || input.slug !== undefined;
+      let translation = term.translations.find((row) => row.lang === context.language);
+      if (touchesTexts || (input.parent !== undefined && translation)) {
+        const fallbackName = translation?.name ?? term.translations.find((row) => row.lang === term.originalLang)?.name ?? '';
+        translation ??= manager.getRepository(TermTranslationEntity).create({ termId: term.id, taxonomy, lang: context.language, name: null, description: null });
+        await this.applyTexts(manager, term, translation, input, input.name ?? fallbackName);
+      }
+      term.modifiedAt = new Date();
+      await manager.getRepository(TermEntity).save(term, { reload: false });
+    }, taxonomy);
+    return this.get(taxonomy, id, context);
+  }
+
+  /** Deletes for good: the term leaves its events, its children move up to its parent. */
+  async remove(taxonomy: Taxonomy, id: number, context: RequestContext): Promise<TermResponse> {
+    const term = await this.require(taxonomy, id);
+    this.assertMayManage(context);
+    const response = this.present(term, context);
+    await this.write(async (manager) => {
+      if (taxonomy === 'category') {
+        await manager.getRepository(TermEntity).update({ taxonomy: 'category', parentId: id }, { parentId: term.parentId });
+      }
+      await manager.getRepository(TermTranslationEntity).delete({ termId: id });
+      await manager.getRepository(TermEntity).delete({ id });
+    }, taxonomy);
+    return response;
+  }
+
+  private async require(taxonomy: Taxonomy, id: number): Promise<TermEntity> {
+    const term = await this.repository.findOne(taxonomy, id);
+    if (!term) throw TermException.notFound(taxonomy);
+    return term;
+  }
+
+  private assertMayManage(context: RequestContext): void {
+    if (!can.manageTerms(context.caller)) throw ApiException.forbidden();
+  }
+
+  /** One transaction; a slug or name taken by a concurrent write is reported as the conflict it is. */
+  private async write<T>(work: (manager: EntityManager) => Promise<T>, taxonomy: Taxonomy): Promise<T> {
+    try {
+      return await this.transactions.run(work);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new TermException(409, 'term-exists', `A ${taxonomy} with that name or slug already exists.`);
+      throw error;
+    }
+  }
+
+  /** A parent must be 0 or an existing category that is not the term itself nor one of its descendants. */
+  private async checkParent(manager: EntityManager, termId: number, parent: number): Promise<number> {
+    if (parent === 0) return 0;
+    const exists = (await this.repository.existingIds('category', [parent])).size > 0;
+    if (!exists) throw ApiException.invalidParams({ parent: 'must be 0 or the id of an existing category' });
+    if (termId !== 0 && (await this.repository.ancestors(manager, parent)).includes(termId)) {
+      throw ApiException.invalidParams({ parent: 'must not be the category itself or one of its descendants' });
+    }
+    return parent;
+  }
+
+  /** Writes the texts of one language: uniqueness of name (same parent) and slug in that language, slug made when needed. */
+  private async applyTexts(manager: EntityManager, term: TermEntity, translation: TermTranslationEntity, input: TermWrite, effectiveName: string): Promise<void> {
+    const language = translation.lang;
+    if (input.name !== undefined) translation.name = input.name;
+    if (input.description !== undefined) translation.description = input.description;
+    const ownName = translation.name;
+    if (ownName) {
+      const clash = await this.repository.findByName(manager, term.taxonomy, language, term.parentId, ownName, term.id);
+      if (clash !== null) throw TermException.exists(clash, 'name');
+    }
+    if (input.slug !== undefined && input.slug !== '') {
+      const slug = cleanExplicitSlug(input.slug);
+      if (slug === '') throw ApiException.invalidParams({ slug: 'must contain at least one letter or digit' });
+      const clash = await this.repository.findBySlug(manager, term.taxonomy, language, slug, term.id);
+      if (clash !== null) throw TermException.exists(clash, 'slug');
+      translation.slug = slug;
+    } else if (input.slug === '' || !translation.slug) {
+      // A slug is made once, from the name in its own language; renaming keeps it, so URLs stay stable.
+      const base = slugFromText(effectiveName) || String(term.id);
+      translation.slug = firstFreeSlug(base, await this.repository.slugsLike(manager, term.taxonomy, language, base, term.id));
+    }
+    await manager.getRepository(TermTranslationEntity).save(translation);
+  }
+}

@@ -1,0 +1,57 @@
+import { parseArgs } from 'node:util';
+import { TokenService, UserInputError, UserService } from '@calendar/shared/auth';
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: npm run --silent cli -- <command> [options]
+  users:create --login <login> --role <administrator|editor|author|contributor>
+  tokens:create --login <login>
+  tokens:revoke --token <token>
+  users:list`;
+
+interface Services {
+  users: UserService;
+  tokens: TokenService;
+}
+
+function options(args: string[], names: string[]): Record<string, string> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])), strict: true, allowPositionals: false });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const values = parsed.values as Record<string, string | undefined>;
+  for (const name of names) if (!values[name]) throw new UsageError(`--${name} is required`);
+  return values as Record<string, string>;
+}
+
+/** Runs one command and returns the JSON object it prints (SPEC §8 fixes these forms). */
+export async function runCommand(command: string | undefined, args: string[], { users, tokens }: Services): Promise<object> {
+  switch (command) {
+    case 'users:create': {
+      const { login, role } = options(args, ['login', 'role']);
+      const user = await users.create(login, role);
+      const token = await tokens.issue(user);
+      return { id: user.id, login: user.login, role: user.role, token };
+    }
+    case 'tokens:create': {
+      const { login } = options(args, ['login']);
+      const user = await users.findByLogin(login);
+      if (!user) throw new UserInputError(`no user with login "${login}"`);
+      return { login: user.login, token: await tokens.issue(user) };
+    }
+    case 'tokens:revoke': {
+      const { token } = options(args, ['token']);
+      if (!(await tokens.revoke(token))) throw new UserInputError('no live token matches');
+      return { revoked: true };
+    }
+    case 'users:list': {
+      options(args, []);
+      const list = await users.list();
+      return { users: list.map((user) => ({ id: user.id, login: user.login, role: user.role })) };
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
+  }
+}
