@@ -1,0 +1,160 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { API, FR_API, ORIGIN, startTestApp, TestApp } from './support/test-app';
+
+describe('discovery: API root, namespace index, OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const ROUTE_KEYS = [
+    '/calendar/events/v1',
+    '/calendar/events/v1/doc',
+    '/calendar/events/v1/doc/ui',
+    '/calendar/events/v1/categories',
+    '/calendar/events/v1/categories/(?P<id>\\d+)',
+    '/calendar/events/v1/tags',
+    '/calendar/events/v1/tags/(?P<id>\\d+)',
+  ];
+
+  it('serves the REST root with the namespace and its routes', async () => {
+    for (const path of ['/wp-json', '/wp-json/']) {
+      const reply = await t.request('GET', path);
+      expect(reply.status).toBe(200);
+      expect(Object.keys(reply.body)).toEqual(['name', 'description', 'url', 'home', 'namespaces', 'routes']);
+      expect(reply.body.name).toBe('Event Calendar Service');
+      expect(reply.body.url).toBe(ORIGIN);
+      expect(reply.body.home).toBe(ORIGIN);
+      expect(reply.body.namespaces).toEqual(['calendar/events/v1']);
+      expect(Object.keys(reply.body.routes)).toEqual(ROUTE_KEYS);
+    }
+  });
+
+  it('lists every route in the namespace index, generated from the validating metadata', async () => {
+    const reply = await t.request('GET', '/wp-json/calendar/events/v1');
+    expect(reply.status).toBe(200);
+    expect(reply.body.namespace).toBe('calendar/events/v1');
+    expect(Object.keys(reply.body.routes)).toEqual(ROUTE_KEYS);
+    expect(reply.body.routes['/calendar/events/v1/categories/(?P<id>\\d+)']).toEqual({
+      namespace: 'calendar/events/v1',
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      endpoints: [
+        {
+          methods: ['GET', 'DELETE'],
+          args: {
+            id: { required: true, type: 'integer', description: 'Term id' },
+            translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages' },
+          },
+        },
+        {
+          methods: ['POST', 'PUT', 'PATCH'],
+          args: {
+            id: { required: true, type: 'integer', description: 'Term id' },
+            translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages' },
+            name: { required: false, type: 'string', description: 'The term name' },
+            description: { required: false, type: 'string', description: 'The term description (HTML)' },
+            slug: { required: false, type: 'string', description: 'The term slug; empty to make it again from the name' },
+            parent: { required: false, type: 'integer', description: 'Id of the parent category; 0 for the top level' },
+          },
+        },
+      ],
+    });
+    const list = reply.body.routes['/calendar/events/v1/tags'];
+    expect(list._links).toEqual({ self: [{ href: `${API}/tags` }] });
+    expect(list.endpoints[0].args.per_page).toEqual({ required: false, default: 10, type: 'integer', description: 'Terms per page' });
+    expect(list.endpoints[0].args.parent).toBeUndefined();
+    expect(list.endpoints[1]).toEqual({
+      methods: ['POST'],
+      args: {
+        translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages' },
+        name: { required: true, type: 'string', description: 'The term name' },
+        description: { required: false, type: 'string', description: 'The term description (HTML)' },
+        slug: { required: false, type: 'string', description: 'The term slug; made from the name when absent' },
+      },
+    });
+    expect(reply.body.routes['/calendar/events/v1']._links).toEqual({ self: [{ href: API }] });
+  });
+
+  it('answers the index with or without a trailing slash and in a language base', async () => {
+    const slash = await t.request('GET', '/wp-json/calendar/events/v1/');
+    expect(slash.status).toBe(200);
+    const french = await t.request('GET', '/fr/wp-json/calendar/events/v1');
+    expect(french.status).toBe(200);
+    expect(french.body.routes['/calendar/events/v1/tags']._links).toEqual({ self: [{ href: `${FR_API}/tags` }] });
+  });
+
+  it('rejects a bad index context and an unknown namespace', async () => {
+    const context = await t.request('GET', '/wp-json/calendar/events/v1?context=nope');
+    expect(context.status).toBe(400);
+    expect(context.body).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): context',
+      data: { status: 400, params: { context: 'must be one of: view, embed, edit' } },
+    });
+    const namespace = await t.request('GET', '/wp-json/calendar/events/v1?namespace=other/v2');
+    expect(namespace.status).toBe(404);
+    expect(namespace.body.code).toBe('rest_no_route');
+  });
+
+  it('serves an OpenAPI 3.1 document that a validator accepts', async () => {
+    const reply = await t.request('GET', '/wp-json/calendar/events/v1/doc');
+    expect(reply.status).toBe(200);
+    expect(reply.body.openapi).toBe('3.1.0');
+    expect(reply.body.servers).toEqual([{ url: API }]);
+    expect(Object.keys(reply.body.paths)).toEqual(['/', '/doc', '/doc/ui', '/categories', '/categories/{id}', '/tags', '/tags/{id}']);
+    expect(Object.keys(reply.body.paths['/categories/{id}'])).toEqual(['get', 'post', 'put', 'patch', 'delete']);
+    await expect(SwaggerParser.validate(structuredClone(reply.body))).resolves.toBeDefined();
+
+    const french = await t.request('GET', '/fr/wp-json/calendar/events/v1/doc');
+    expect(french.body.servers).toEqual([{ url: FR_API }]);
+  });
+
+  it('serves a browsable page of the document and its assets', async () => {
+    const page = await t.request('GET', '/wp-json/calendar/events/v1/doc/ui');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain(`SwaggerUIBundle({ url: "${API}/doc", dom_id: '#ui' })`);
+    const script = await t.request('GET', '/wp-json/calendar/events/v1/doc/ui/assets/swagger-ui-bundle.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    const missing = await t.request('GET', '/wp-json/calendar/events/v1/doc/ui/assets/passwd');
+    expect(missing.status).toBe(404);
+  });
+
+  it('sends the discovery Link header on every response, errors included', async () => {
+    for (const path of ['/wp-json/calendar/events/v1', '/wp-json/nothing', '/healthz']) {
+      const reply = await t.request('GET', path);
+      expect(reply.headers['link']).toBe(`<${ORIGIN}/wp-json/>; rel="https://api.w.org/"`);
+    }
+  });
+
+  it('answers unknown routes, non-digit ids and unknown language bases with 404 rest_no_route', async () => {
+    for (const path of ['/wp-json/nothing', '/wp-json/calendar/events/v1/categories/abc', '/de/wp-json/calendar/events/v1/tags', '/fr/nothing']) {
+      const reply = await t.request('GET', path);
+      expect(reply.status).toBe(404);
+      expect(reply.body).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+    }
+  });
+
+  it('answers a known route with another method with 405 and Allow', async () => {
+    const reply = await t.request('PUT', '/wp-json/calendar/events/v1/tags');
+    expect(reply.status).toBe(405);
+    expect(reply.headers['allow']).toBe('GET, POST');
+    expect(reply.body).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 405 } });
+  });
+
+  it('serves liveness and readiness outside the API root', async () => {
+    expect((await t.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await t.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ok', database: t.config.database.type });
+  });
+
+  it('echoes a sane X-Request-Id and makes one otherwise', async () => {
+    const given = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'req-42' } });
+    expect(given.headers['x-request-id']).toBe('req-42');
+    const made = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+
+export type Engine = 'sqlite' | 'mysql';
+
+/** The server the MySQL tests use: MYSQL_TEST_URL, else the local MariaDB/MySQL as root. */
+export function mysqlServerUrl(): string {
+  return process.env['MYSQL_TEST_URL'] ?? 'mysql://root@127.0.0.1:3306';
+}
+
+export async function mysqlReachable(url = mysqlServerUrl()): Promise<boolean> {
+  try {
+    const connection = await createConnection({ uri: url, connectTimeout: 3000 });
+    await connection.query('SELECT 1');
+    await connection.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface TestDatabase {
+  /** A DATABASE_URL for the service. */
+  url: string;
+  /** Drops what `createTestDatabase` created. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A database of its own for one test file: an in-memory SQLite database, or a new MySQL database named
+ * `calendar_test_<random>`. Only databases made here are ever dropped.
+ */
+export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === 'sqlite') return { url: 'sqlite::memory:', drop: async () => undefined };
+  const server = mysqlServerUrl();
+  const name = `calendar_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const connection = await createConnection({ uri: server });
+  await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await connection.end();
+  return {
+    url: `${server.replace(/\/+$/, '')}/${name}`,
+    drop: async () => {
+      const admin = await createConnection({ uri: server });
+      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.end();
+    },
+  };
+}
+
+/** Empties every table but the migration history, and restarts ids at 1, so that each test starts clean. */
+export async function resetDatabase(dataSource: DataSource): Promise<void> {
+  const tables = dataSource.entityMetadatas.map((metadata) => metadata.tableName);
+  if (dataSource.options.type === 'mysql') {
+    await dataSource.transaction(async (manager) => {
+      await manager.query('SET FOREIGN_KEY_CHECKS = 0');
+      for (const table of tables) await manager.query(`TRUNCATE TABLE \`${table}\``);
+      await manager.query('SET FOREIGN_KEY_CHECKS = 1');
+    });
+    return;
+  }
+  await dataSource.query('PRAGMA foreign_keys = OFF');
+  for (const table of tables) await dataSource.query(`DELETE FROM "${table}"`);
+  await dataSource.query(`DELETE FROM sqlite_sequence`);
+  await dataSource.query('PRAGMA foreign_keys = ON');
+}
