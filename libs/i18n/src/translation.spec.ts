@@ -22,6 +22,6 @@ describe('translationsKey', () => {
 
 describe('likeContains', () => {
   it('escapes LIKE wildcards', () => {
-    expect(likeContains('50%_off')).toBe('%50\\%\\_off%');
+    expect(likeContains('50%_Off!')).toBe('%50!%!_off!!%');
   });
 });

@@ -47,7 +47,22 @@ export function presentedColumn(requestedAlias: string, originalAlias: string, c
   return `COALESCE(NULLIF(${requestedAlias}.${column}, ''), ${originalAlias}.${column})`;
 }
 
-/** Escapes `%`, `_` and `\` for a LIKE pattern (used with ESCAPE '\\'). */
+/**
+ * The escape character of LIKE patterns. Not a backslash: MySQL reads `'\\'` in SQL text as an escape of its own.
+ * Use as `LIKE :pattern ESCAPE '!'`.
+ */
+export const LIKE_ESCAPE = '!';
+
+function escapeLike(text: string): string {
+  return text.replace(/[!%_]/g, (char) => `${LIKE_ESCAPE}${char}`);
+}
+
+/** A LIKE pattern for "contains", case-folded. */
 export function likeContains(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return `%${escapeLike(text.toLowerCase())}%`;
+}
+
+/** A LIKE pattern for "starts with", exact case. */
+export function likeStartsWith(text: string): string {
+  return `${escapeLike(text)}%`;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { likeContains, presentedColumn } from '@calendar/i18n';
+import { likeContains, likeStartsWith, presentedColumn } from '@calendar/i18n';
 import { Brackets, EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
 import { TermOrderBy } from './dto/list-terms.dto';
 import { TermTranslationEntity } from './entities/term-translation.entity';
@@ -39,7 +39,7 @@ export class TermRepository {
       .where('t.taxonomy = :taxonomy', { taxonomy: filter.taxonomy });
     if (filter.search !== undefined) {
       const pattern = likeContains(filter.search);
-      qb.andWhere(new Brackets((or) => or.where(`LOWER(${name}) LIKE :pattern ESCAPE '\\'`, { pattern }).orWhere(`LOWER(${slug}) LIKE :pattern ESCAPE '\\'`, { pattern })));
+      qb.andWhere(new Brackets((or) => or.where(`LOWER(${name}) LIKE :pattern ESCAPE '!'`, { pattern }).orWhere(`LOWER(${slug}) LIKE :pattern ESCAPE '!'`, { pattern })));
     }
     if (filter.include) qb.andWhere('t.id IN (:...include)', { include: filter.include });
     if (filter.exclude) qb.andWhere('t.id NOT IN (:...exclude)', { exclude: filter.exclude });
@@ -136,7 +136,7 @@ export class TermRepository {
       .createQueryBuilder(TermTranslationEntity, 'tr')
       .select('tr.slug', 'slug')
       .where('tr.taxonomy = :taxonomy AND tr.lang = :language AND tr.term_id <> :exceptId', { taxonomy, language, exceptId })
-      .andWhere(`tr.slug LIKE :pattern ESCAPE '\\'`, { pattern: `${base.replace(/[\\%_]/g, (char) => `\\${char}`)}%` })
+      .andWhere(`tr.slug LIKE :pattern ESCAPE '!'`, { pattern: likeStartsWith(base) })
       .getRawMany<{ slug: string }>();
     return new Set(rows.map((row) => row.slug));
   }

@@ -109,7 +109,6 @@ export class TermService {
         translation ??= manager.getRepository(TermTranslationEntity).create({ termId: term.id, taxonomy, lang: context.language, name: null, description: null });
         await this.applyTexts(manager, term, translation, input, input.name ?? fallbackName);
       }
-      term.modifiedAt = new Date();
       await manager.getRepository(TermEntity).save(term, { reload: false });
     }, taxonomy);
     return this.get(taxonomy, id, context);

@@ -4,6 +4,7 @@ import { RequestMethod } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@calendar/shared/config';
 import formBody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiException } from './api-exception';
@@ -62,6 +63,8 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
 
   await fastify.register(formBody, { bodyLimit: BODY_LIMIT_BYTES });
+  // Multipart bodies carry form fields only: the service takes no file uploads.
+  await fastify.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fieldSize: BODY_LIMIT_BYTES, files: 0, fields: 500 } });
   fastify.removeContentTypeParser(['application/json']);
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
     const text = String(body);

@@ -7,12 +7,13 @@ function firstMessage(error: ValidationError): string {
   return messages.find((message) => message !== 'required') ?? messages[0] ?? 'is invalid';
 }
 
-/** Turns class-validator failures into the two 400 envelopes of SPEC §3.1, naming every parameter. */
+/** Turns class-validator failures into the two 400 envelopes of SPEC §3.1, naming every parameter (alphabetically). */
 export function toParamsException(errors: ValidationError[]): ApiException {
-  const missing = errors.filter((error) => error.value === undefined && error.constraints?.['isDefined']).map((error) => error.property);
+  const sorted = [...errors].sort((a, b) => a.property.localeCompare(b.property));
+  const missing = sorted.filter((error) => error.value === undefined && error.constraints?.['isDefined']).map((error) => error.property);
   if (missing.length > 0) return ApiException.missingParams(missing);
   const params: Record<string, string> = {};
-  for (const error of errors) params[error.property] = firstMessage(error);
+  for (const error of sorted) params[error.property] = firstMessage(error);
   return ApiException.invalidParams(params);
 }
 

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BeforeInsert, BeforeUpdate, Column, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import type { Taxonomy } from '../taxonomy';
 import { TermTranslationEntity } from './term-translation.entity';
 
@@ -22,11 +22,22 @@ export class TermEntity {
   @Column({ name: 'event_count', type: 'integer', default: 0 })
   eventCount: number;
 
-  @CreateDateColumn({ name: 'created_at', type: 'datetime' })
+  @Column({ name: 'created_at', type: 'datetime' })
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'modified_at', type: 'datetime' })
+  @Column({ name: 'modified_at', type: 'datetime' })
   modifiedAt: Date;
+
+  @BeforeInsert()
+  protected stampCreation(): void {
+    this.createdAt ??= new Date();
+    this.modifiedAt ??= this.createdAt;
+  }
+
+  @BeforeUpdate()
+  protected stampModification(): void {
+    this.modifiedAt = new Date();
+  }
 
   @OneToMany(() => TermTranslationEntity, (translation) => translation.term, { cascade: ['insert', 'update'] })
   translations: TermTranslationEntity[];

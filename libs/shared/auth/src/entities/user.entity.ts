@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { BeforeInsert, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { Role } from '@calendar/shared/http';
 
 @Entity('users')
@@ -12,6 +12,11 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 20 })
   role: Role;
 
-  @CreateDateColumn({ name: 'created_at', type: 'datetime' })
+  @Column({ name: 'created_at', type: 'datetime' })
   createdAt: Date;
+
+  @BeforeInsert()
+  protected stampCreation(): void {
+    this.createdAt ??= new Date();
+  }
 }
