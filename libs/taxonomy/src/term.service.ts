@@ -85,8 +85,8 @@ export class TermService {
     this.assertMayManage(context);
     const term = await this.write(async (manager) => {
       const parent = taxonomy === 'category' ? await this.checkParent(manager, 0, input.parent ?? 0) : 0;
-      const term = manager.getRepository(TermEntity).create({ taxonomy, parentId: parent, originalLang: context.language, eventCount: 0 });
-      await manager.save(term);
+      const term = manager.getRepository(TermEntity).create({ taxonomy, parentId: parent, originalLang: context.language, eventCount: 0, translations: [] });
+      await manager.getRepository(TermEntity).insert(term);
       const translation = manager.getRepository(TermTranslationEntity).create({ termId: term.id, taxonomy, lang: context.language });
       await this.applyTexts(manager, term, translation, input, input.name as string);
       return term.id;
@@ -99,17 +99,18 @@ export class TermService {
     this.assertMayManage(context);
     await this.write(async (manager) => {
       const term = (await this.repository.findOne(taxonomy, id, manager)) as TermEntity;
+      const changes: Partial<TermEntity> = { modifiedAt: new Date() };
       if (taxonomy === 'category' && input.parent !== undefined) {
-        term.parentId = await this.checkParent(manager, term.id, input.parent ?? 0);
+        term.parentId = changes.parentId = await this.checkParent(manager, term.id, input.parent ?? 0);
       }
       const touchesTexts = input.name !== undefined || input.description !== undefined || input.slug !== undefined;
       let translation = term.translations.find((row) => row.lang === context.language);
-      if (touchesTexts || (input.parent !== undefined && translation)) {
+      if (touchesTexts || (changes.parentId !== undefined && translation)) {
         const fallbackName = translation?.name ?? term.translations.find((row) => row.lang === term.originalLang)?.name ?? '';
         translation ??= manager.getRepository(TermTranslationEntity).create({ termId: term.id, taxonomy, lang: context.language, name: null, description: null });
         await this.applyTexts(manager, term, translation, input, input.name ?? fallbackName);
       }
-      await manager.getRepository(TermEntity).save(term, { reload: false });
+      await manager.getRepository(TermEntity).update({ id }, changes);
     }, taxonomy);
     return this.get(taxonomy, id, context);
   }

@@ -53,7 +53,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
   let app: NestFastifyApplication;
   try {
-    app = await createApp(config, createLogger('silent'));
+    app = await createApp(config, createLogger(process.env['E2E_LOG_LEVEL'] ?? 'silent'));
   } catch (error) {
     await database.drop();
     throw error;

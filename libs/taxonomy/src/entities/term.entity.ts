@@ -1,4 +1,4 @@
-import { BeforeInsert, BeforeUpdate, Column, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { BeforeInsert, Column, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import type { Taxonomy } from '../taxonomy';
 import { TermTranslationEntity } from './term-translation.entity';
 
@@ -34,11 +34,7 @@ export class TermEntity {
     this.modifiedAt ??= this.createdAt;
   }
 
-  @BeforeUpdate()
-  protected stampModification(): void {
-    this.modifiedAt = new Date();
-  }
 
-  @OneToMany(() => TermTranslationEntity, (translation) => translation.term, { cascade: ['insert', 'update'] })
+  @OneToMany(() => TermTranslationEntity, (translation) => translation.term)
   translations: TermTranslationEntity[];
 }
