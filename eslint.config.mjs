@@ -14,7 +14,7 @@ export default [
           allow: [],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:util', 'type:data-access', 'type:testing'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:feature', 'type:util', 'type:data-access'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:feature', 'type:util', 'type:data-access', 'type:testing'] },
             { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:util', 'type:data-access', 'type:testing'] },
             { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:util', 'type:data-access'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+// Jest loads this file before the workspace's path aliases are known, hence the relative import.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { mysqlReachable, mysqlServerUrl } from '../../../libs/shared/testing/src/test-database';
 
 /*

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from '@calendar/shared/database';
+import { DataSource, DataSourceOptions } from 'typeorm';
 
 export type Engine = 'sqlite' | 'mysql';
 
@@ -63,4 +64,12 @@ export async function resetDatabase(dataSource: DataSource): Promise<void> {
   for (const table of tables) await dataSource.query(`DELETE FROM "${table}"`);
   await dataSource.query(`DELETE FROM sqlite_sequence`);
   await dataSource.query('PRAGMA foreign_keys = ON');
+}
+
+/** An initialised, migrated in-memory SQLite data source for integration tests of repositories and services. */
+export async function createMigratedSqlite(entities: DataSourceOptions['entities']): Promise<DataSource> {
+  const dataSource = new DataSource({ ...buildDataSourceOptions({ type: 'sqlite', file: ':memory:' }, entities) } as DataSourceOptions);
+  await dataSource.initialize();
+  await dataSource.runMigrations({ transaction: 'each' });
+  return dataSource;
 }

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Relation } from 'typeorm';
 import type { Taxonomy } from '../taxonomy';
 import { TermEntity } from './term.entity';
 
@@ -13,7 +13,7 @@ export class TermTranslationEntity {
 
   @ManyToOne(() => TermEntity, (term) => term.translations, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'term_id' })
-  term: TermEntity;
+  term: Relation<TermEntity>;
 
   @Column({ type: 'varchar', length: 32 })
   taxonomy: Taxonomy;

@@ -1,4 +1,4 @@
-import { BeforeInsert, Column, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { BeforeInsert, Column, Entity, OneToMany, PrimaryGeneratedColumn, Relation } from 'typeorm';
 import type { Taxonomy } from '../taxonomy';
 import { TermTranslationEntity } from './term-translation.entity';
 
@@ -36,5 +36,5 @@ export class TermEntity {
 
 
   @OneToMany(() => TermTranslationEntity, (translation) => translation.term)
-  translations: TermTranslationEntity[];
+  translations: Relation<TermTranslationEntity[]>;
 }

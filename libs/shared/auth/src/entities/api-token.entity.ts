@@ -1,4 +1,4 @@
-import { BeforeInsert, Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { BeforeInsert, Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Relation } from 'typeorm';
 import { UserEntity } from './user.entity';
 
 /** A token is stored only as its SHA-256 digest; the token itself is shown once, when it is made. */
@@ -12,7 +12,7 @@ export class ApiTokenEntity {
 
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id' })
-  user: UserEntity;
+  user: Relation<UserEntity>;
 
   @Column({ name: 'token_hash', type: 'varchar', length: 64 })
   tokenHash: string;

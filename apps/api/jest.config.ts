@@ -1,7 +1,0 @@
-export default {
-  displayName: 'api',
-  preset: '../../jest.preset.js',
-  rootDir: '.',
-  testMatch: ['<rootDir>/src/**/*.spec.ts'],
-  passWithNoTests: false,
-};

@@ -1,0 +1,36 @@
+import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { ApiException } from './api-exception';
+import { toApiException } from './error-mapping';
+
+const body = (error: unknown) => {
+  const mapped = toApiException(error);
+  return mapped === 'not-found' ? mapped : mapped.toBody();
+};
+
+describe('toApiException', () => {
+  it('keeps API errors and leaves 404s to the route lookup', () => {
+    const error = ApiException.forbidden();
+    expect(toApiException(error)).toBe(error);
+    expect(body(new NotFoundException())).toBe('not-found');
+  });
+
+  it('maps database errors of both engines', () => {
+    expect(body({ driverError: { errno: 1062, code: 'ER_DUP_ENTRY' } })).toMatchObject({ code: 'rest_conflict', data: { status: 409 } });
+    expect(body({ driverError: { code: 'SQLITE_CONSTRAINT_UNIQUE' } })).toMatchObject({ code: 'rest_conflict' });
+    expect(body({ driverError: { errno: 1452 } })).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } });
+    expect(body({ driverError: { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' } })).toMatchObject({ code: 'rest_invalid_param' });
+    const unavailable = toApiException({ code: 'ECONNREFUSED' }) as ApiException;
+    expect(unavailable.toBody()).toEqual({ code: 'service-unavailable', message: 'The service cannot reach its database; try again shortly.', data: { status: 503 } });
+    expect(unavailable.headers).toEqual({ 'Retry-After': '5' });
+  });
+
+  it('maps framework errors and hides everything else behind a generic 500', () => {
+    expect(body(new PayloadTooLargeException())).toMatchObject({ code: 'rest_request_too_large', data: { status: 413 } });
+    expect(body({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' })).toMatchObject({ code: 'rest_unsupported_media_type', data: { status: 415 } });
+    expect(body(new Error('SELECT * FROM secrets failed at /srv/app.js:12'))).toEqual({
+      code: 'internal-error',
+      message: 'The server could not complete the request.',
+      data: { status: 500 },
+    });
+  });
+});
