@@ -18,6 +18,23 @@ async function main(): Promise<void> {
   const app = await createApp(config, logger);
   await app.listen(config.port, config.host);
   logger.info({ host: config.host, port: config.port, database: config.database.type, api_root: config.apiRoot }, 'listening');
+
+  // On SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish, close the database, exit 0.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      app
+        .close()
+        .then(() => {
+          logger.info('stopped');
+          process.exit(0);
+        })
+        .catch((error: Error) => {
+          logger.error({ err: { message: error.message } }, 'shutdown failed');
+          process.exit(1);
+        });
+    });
+  }
 }
 
 main().catch((error: Error) => {

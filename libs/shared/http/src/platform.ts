@@ -105,6 +105,5 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   app.useGlobalInterceptors(new ListInterceptor());
-  app.enableShutdownHooks();
   return routes;
 }
