@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 // Jest loads this file before the workspace's path aliases are known, hence the relative import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { mysqlReachable, mysqlServerUrl } from '../../../libs/shared/testing/src/test-database';
+import { mysqlReachable, mysqlServerUrl } from '../../../libs/shared/testing/src/mysql-server';
 
 /*
  * The HTTP suite runs once on SQLite and once on MySQL. MySQL is used whenever it is reachable; with

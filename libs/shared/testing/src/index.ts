@@ -1,1 +1,2 @@
+export * from './mysql-server';
 export * from './test-database';

@@ -1,25 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
+import { mysqlServerUrl } from './mysql-server';
 import { buildDataSourceOptions } from '@calendar/shared/database';
 import { DataSource, DataSourceOptions } from 'typeorm';
 
 export type Engine = 'sqlite' | 'mysql';
-
-/** The server the MySQL tests use: MYSQL_TEST_URL, else the local MariaDB/MySQL as root. */
-export function mysqlServerUrl(): string {
-  return process.env['MYSQL_TEST_URL'] ?? 'mysql://root@127.0.0.1:3306';
-}
-
-export async function mysqlReachable(url = mysqlServerUrl()): Promise<boolean> {
-  try {
-    const connection = await createConnection({ uri: url, connectTimeout: 3000 });
-    await connection.query('SELECT 1');
-    await connection.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface TestDatabase {
   /** A DATABASE_URL for the service. */
