@@ -111,6 +111,17 @@ describe('categories and tags (SPEC §6, §7)', () => {
       expect(rename.status).toBe(409);
     });
 
+    it('writes nothing when a create fails part-way (one transaction)', async () => {
+      await createCategory({ name: 'Music' });
+      const count = async () => Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM terms'))[0].n);
+      const before = await count();
+      const clash = await t.request('POST', CATEGORIES, { token: editor, json: { name: 'Other', slug: 'music' } });
+      expect(clash.status).toBe(409);
+      expect(await count()).toBe(before);
+      const translations = await t.dataSource.query('SELECT COUNT(*) AS n FROM term_translations');
+      expect(Number(translations[0].n)).toBe(1);
+    });
+
     it('validates the parent: an existing category, never the term itself or a descendant', async () => {
       const tag = await createTag({ name: 'Tag' });
       const top = await createCategory({ name: 'Top' });

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TokenService, UserService } from '@calendar/shared/auth';
 import { AppConfig, loadConfig } from '@calendar/shared/config';
-import { createLogger } from '@calendar/shared/http';
+import { createLogger, Logger } from '@calendar/shared/http';
 import { createTestDatabase, Engine, resetDatabase, TestDatabase } from '@calendar/shared/testing';
 import type { Role } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
@@ -48,12 +48,12 @@ export interface TestApp {
  * The real application, through the same `createApp`/`bootstrap` as `main.ts`, on a database of its own
  * (SQLite in memory or a new MySQL database, per E2E_ENGINE).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase(ENGINE);
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
   let app: NestFastifyApplication;
   try {
-    app = await createApp(config, createLogger(process.env['E2E_LOG_LEVEL'] ?? 'silent'));
+    app = await createApp(config, options.logger ?? createLogger(process.env['E2E_LOG_LEVEL'] ?? 'silent'));
   } catch (error) {
     await database.drop();
     throw error;

@@ -39,8 +39,9 @@ export function isConnectionError(error: unknown): boolean {
   const cause = driverError(error as ErrorLike);
   return (
     (typeof cause.code === 'string' && CONNECTION_ERRORS.has(cause.code)) ||
-    (error as ErrorLike).name === 'CannotConnectAlreadyConnectedError' ||
-    (error instanceof Error && /pool is closed|Connection is not established|database connection is not open/i.test(error.message))
+    ['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError'].includes(String((error as ErrorLike).name)) ||
+    // Matched by message, not `instanceof`: driver errors may come from another realm (native addons, test VMs).
+    /pool is closed|connection is not (yet )?established|database connection is not open/i.test(String((error as { message?: unknown })?.message ?? ''))
   );
 }
 

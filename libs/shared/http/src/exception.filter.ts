@@ -12,10 +12,8 @@ export function renderError(error: unknown, request: FastifyRequest, reply: Fast
     const allowed = routes.methodsFor(request.url);
     mapped = allowed.length > 0 ? ApiException.methodNotAllowed(allowed) : ApiException.noRoute();
   }
-  if (mapped.status >= 500) {
-    const err = error as Error;
-    logger.error({ err: { type: err?.name, message: err?.message, stack: err?.stack }, request_id: request.id }, 'request failed');
-  }
+  if (mapped.status === 503) logger.warn({ err: error, request_id: request.id }, 'database unavailable');
+  else if (mapped.status >= 500) logger.error({ err: error, request_id: request.id }, 'request failed');
   reply.status(mapped.status).headers(mapped.headers).type('application/json; charset=utf-8').send(mapped.toBody());
 }
 
