@@ -158,3 +158,24 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('cross-origin access', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers preflights and exposes the paging headers to browsers', async () => {
+    const preflight = await t.request('OPTIONS', '/wp-json/calendar/events/v1/tags', {
+      headers: { origin: 'https://site.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, If-None-Match, X-Request-Id');
+    const list = await t.request('GET', '/wp-json/calendar/events/v1/tags', { headers: { origin: 'https://site.example' } });
+    expect(list.headers['access-control-allow-origin']).toBe('*');
+    expect(list.headers['access-control-expose-headers']).toBe('X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, ETag, Location, X-Request-Id, Allow');
+    expect((await t.request('GET', '/wp-json/nothing')).status).toBe(404);
+  });
+});

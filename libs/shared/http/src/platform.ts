@@ -101,6 +101,14 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
     );
   });
 
+  // Browsers on other origins may read the API; credentials travel in the Authorization header, never in cookies.
+  app.enableCors({
+    origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
+    exposedHeaders: ['X-WP-Total', 'X-WP-TotalPages', 'X-TEC-Total', 'X-TEC-TotalPages', 'Link', 'ETag', 'Location', 'X-Request-Id', 'Allow'],
+    maxAge: 600,
+  });
   app.setGlobalPrefix(config.apiRoot, { exclude: OPERATIONAL_PATHS.map((path) => ({ path, method: RequestMethod.GET })) });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
