@@ -4,7 +4,9 @@ import { AuthModule } from '@calendar/shared/auth';
 import { AppConfig, ConfigModule } from '@calendar/shared/config';
 import { DatabaseModule } from '@calendar/shared/database';
 import { DiscoveryModule, HttpPlatformModule } from '@calendar/shared/http';
+import { OrganizerModule } from '@calendar/organizer';
 import { TaxonomyModule } from '@calendar/taxonomy';
+import { VenueModule } from '@calendar/venue';
 
 /** The composition root: the platform, then one module per bounded context. */
 @Module({})
@@ -12,7 +14,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, TaxonomyModule],
+      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, VenueModule, OrganizerModule, TaxonomyModule],
     };
   }
 }

@@ -12,6 +12,12 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
     '/calendar/events/v1',
     '/calendar/events/v1/doc',
     '/calendar/events/v1/doc/ui',
+    '/calendar/events/v1/venues',
+    '/calendar/events/v1/venues/(?P<id>\\d+)',
+    '/calendar/events/v1/venues/by-slug/(?P<slug>[^/]+)',
+    '/calendar/events/v1/organizers',
+    '/calendar/events/v1/organizers/(?P<id>\\d+)',
+    '/calendar/events/v1/organizers/by-slug/(?P<slug>[^/]+)',
     '/calendar/events/v1/categories',
     '/calendar/events/v1/categories/(?P<id>\\d+)',
     '/calendar/events/v1/tags',
@@ -102,7 +108,21 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.openapi).toBe('3.1.0');
     expect(reply.body.servers).toEqual([{ url: API }]);
-    expect(Object.keys(reply.body.paths)).toEqual(['/', '/doc', '/doc/ui', '/categories', '/categories/{id}', '/tags', '/tags/{id}']);
+    expect(Object.keys(reply.body.paths)).toEqual([
+      '/',
+      '/doc',
+      '/doc/ui',
+      '/venues',
+      '/venues/{id}',
+      '/venues/by-slug/{slug}',
+      '/organizers',
+      '/organizers/{id}',
+      '/organizers/by-slug/{slug}',
+      '/categories',
+      '/categories/{id}',
+      '/tags',
+      '/tags/{id}',
+    ]);
     expect(Object.keys(reply.body.paths['/categories/{id}'])).toEqual(['get', 'post', 'put', 'patch', 'delete']);
     await expect(SwaggerParser.validate(structuredClone(reply.body))).resolves.toBeDefined();
 

@@ -17,15 +17,17 @@ function normalizeKeys(source: unknown): Bag {
 }
 
 /**
- * Merges the parameters of a request with the precedence of SPEC §2.1 (path > body > query) and hands the
- * same bag to `@Query()` and `@Body()`, so a write sent entirely in the query string works like its JSON form.
+ * Merges the query and body parameters of a request (the body wins, SPEC §2.1) and hands the same bag to
+ * `@Query()` and `@Body()`, so a write sent entirely in the query string works like its JSON form. Path
+ * parameters stay apart and are read with `@Param()`: they identify the record, so a body `id` can never
+ * retarget a write, and on by-slug routes a body `slug` renames while the path `slug` finds the record.
  */
 export function mergeRequestParams(request: FastifyRequest): void {
   const body = request.body;
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body))) {
     throw new ApiException(400, 'rest_invalid_json', 'The request body must be a JSON object or form fields.');
   }
-  const merged: Bag = { ...normalizeKeys(request.query), ...normalizeKeys(body), ...((request.params as Bag) ?? {}) };
+  const merged: Bag = { ...normalizeKeys(request.query), ...normalizeKeys(body) };
   request.params_ = merged;
   (request as { query: unknown }).query = merged;
   (request as { body: unknown }).body = merged;

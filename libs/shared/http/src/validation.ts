@@ -17,9 +17,9 @@ class Unreadable {
   constructor(readonly raw: unknown) {}
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false };
-const ok = (value: unknown): Parsed => ({ ok: true, value });
-const bad: Parsed = { ok: false };
+export type Parsed = { ok: true; value: unknown } | { ok: false };
+export const ok = (value: unknown): Parsed => ({ ok: true, value });
+export const bad: Parsed = { ok: false };
 
 /** What an empty value (`""`, `null`, `[]`) means for a parameter. */
 export type EmptyMeaning =
@@ -38,9 +38,12 @@ export interface ParamOptions {
   empty?: EmptyMeaning;
 }
 
-interface ParamSpec {
+export interface ParamSpec {
+  /** The OpenAPI schema of the parameter. */
   schema: Record<string, unknown>;
+  /** What is allowed, as the 400 says it: "must be ...". */
   rule: string;
+  /** Reads a raw non-empty value. */
   parse: (value: unknown) => Parsed;
 }
 
@@ -48,7 +51,8 @@ function isEmpty(value: unknown): boolean {
   return value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 }
 
-function param(spec: ParamSpec, options: ParamOptions): PropertyDecorator {
+/** A parameter type of its own, for the few that belong to one context (an image id or URL, say). */
+export function param(spec: ParamSpec, options: ParamOptions): PropertyDecorator {
   const empty = options.empty ?? 'invalid';
   const read = (value: unknown): unknown => {
     if (value === undefined) return undefined;
@@ -81,12 +85,12 @@ function param(spec: ParamSpec, options: ParamOptions): PropertyDecorator {
   return applyDecorators(...decorators);
 }
 
-function single(value: unknown): unknown {
+export function single(value: unknown): unknown {
   // A repeated key (`a=1&a=2`) is not a single value.
   return Array.isArray(value) ? undefined : value;
 }
 
-function readInteger(value: unknown): number | undefined {
+export function readInteger(value: unknown): number | undefined {
   const item = single(value);
   if (typeof item === 'number') return Number.isSafeInteger(item) && item >= 0 ? item : undefined;
   if (typeof item !== 'string' || !/^\d+$/.test(item.trim())) return undefined;

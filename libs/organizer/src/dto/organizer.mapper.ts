@@ -1,0 +1,63 @@
+import { RequestContext } from '@calendar/i18n';
+import { CommonFields, ImageResponse, LanguageFields, mapRecordCommon, plainText, presentImage, RecordKind, RecordPresenter } from '@calendar/records';
+import type { MediaEntity } from '@calendar/records';
+import { OrganizerEntity, OrganizerTranslationEntity } from '../entities/organizer.entity';
+
+export const ORGANIZER_KIND: RecordKind<OrganizerEntity, OrganizerTranslationEntity> = {
+  kind: 'organizer',
+  path: 'organizers',
+  sitePath: 'organizer',
+  nameKey: 'organizer',
+  entity: OrganizerEntity,
+  translation: OrganizerTranslationEntity,
+  ownerProperty: 'organizerId',
+  ownerColumn: 'organizer_id',
+  trashedCode: 'organizer-not-accessible',
+};
+
+export type OrganizerResponse = CommonFields & {
+  organizer: string;
+  description: string;
+  slug: string;
+  image: ImageResponse | false;
+  phone: string;
+  website: string;
+  email: string;
+} & LanguageFields & { json_ld?: Record<string, unknown> };
+
+/** The organizer object of SPEC §5.1; `json_ld` (schema.org Organization) only when asked for. */
+export function mapOrganizer(
+  organizer: OrganizerEntity,
+  context: RequestContext,
+  presenter: RecordPresenter,
+  image: MediaEntity | null,
+  jsonLd: boolean,
+): OrganizerResponse {
+  const { common, texts, language } = mapRecordCommon(organizer, ORGANIZER_KIND, context, presenter);
+  const response: OrganizerResponse = {
+    ...common,
+    organizer: texts.name,
+    description: texts.description,
+    slug: texts.slug,
+    image: presentImage(image),
+    phone: organizer.phone,
+    website: organizer.website,
+    email: organizer.email,
+    ...language,
+  };
+  if (jsonLd) response.json_ld = organizerJsonLd(response);
+  return response;
+}
+
+export function organizerJsonLd(organizer: OrganizerResponse): Record<string, unknown> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: organizer.organizer,
+    ...(organizer.description ? { description: plainText(organizer.description) } : {}),
+    url: organizer.website || organizer.url,
+    ...(organizer.phone ? { telephone: organizer.phone } : {}),
+    ...(organizer.email ? { email: organizer.email } : {}),
+    ...(organizer.image ? { image: organizer.image.url } : {}),
+  };
+}

@@ -1,0 +1,87 @@
+import { pickTranslated, RequestContext, translationsKey } from '@calendar/i18n';
+import { AppConfig } from '@calendar/shared/config';
+import { LinkBuilder } from '@calendar/shared/http';
+import { formatWpDateTime } from '@calendar/shared/time';
+import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
+import type { RecordKind } from './record-kind';
+
+export interface RecordTexts {
+  name: string;
+  slug: string;
+  description: string;
+}
+
+export interface CommonFields {
+  id: number;
+  global_id: string;
+  author: number;
+  status: string;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  url: string;
+  rest_url: string;
+}
+
+export interface LanguageFields {
+  lang: string;
+  translations: Record<string, Record<string, unknown>>;
+}
+
+/** Everything a record mapper needs besides the record. */
+export interface RecordPresenter {
+  links: LinkBuilder;
+  config: AppConfig;
+}
+
+/** The common fields of SPEC §3.4 and the presented texts of a record, in the request language. */
+export function mapRecordCommon<E extends RecordEntity, T extends RecordTranslationEntity>(
+  record: E,
+  kind: RecordKind<E, T>,
+  context: RequestContext,
+  { links, config }: RecordPresenter,
+): { common: CommonFields; texts: RecordTexts; language: LanguageFields } {
+  const { request, language } = context;
+  const picked = pickTranslated(record.translations, ['name', 'slug', 'description'], language, record.originalLang);
+  const texts = { name: picked.name ?? '', slug: picked.slug ?? '', description: picked.description ?? '' };
+  const ownSlug = record.translations.find((row) => row.lang === language)?.slug ?? texts.slug;
+  const zone = config.timezone.zone;
+  return {
+    common: {
+      id: record.id,
+      global_id: links.globalId(request, record.id),
+      author: record.authorId,
+      status: record.status,
+      date: formatWpDateTime(record.publishedAt, zone),
+      date_utc: formatWpDateTime(record.publishedAt),
+      modified: formatWpDateTime(record.modifiedAt, zone),
+      modified_utc: formatWpDateTime(record.modifiedAt),
+      url: links.site(request, language, `${kind.sitePath}/${ownSlug}`),
+      rest_url: links.rest(request, language, `${kind.path}/${record.id}`),
+    },
+    texts,
+    language: {
+      lang: language,
+      translations: translationsKey(record.translations, config.languages, (row) => ({
+        slug: row.slug,
+        title: row.name ?? texts.name,
+        rest_url: links.rest(request, row.lang, `${kind.path}/${record.id}`),
+      })),
+    },
+  };
+}
+
+/** Plain text of HTML, for JSON-LD. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}

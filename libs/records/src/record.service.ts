@@ -1,0 +1,226 @@
+import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
+import { can, UserService } from '@calendar/shared/auth';
+import { AppConfig } from '@calendar/shared/config';
+import { TransactionRunner } from '@calendar/shared/database';
+import { ApiException, assertPageExists, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { parseDateTime } from '@calendar/shared/time';
+import { FixedOffsetZone } from 'luxon';
+import { EntityManager } from 'typeorm';
+import { ListRecordsQueryDto, RecordWriteDto } from './dto/record.dto';
+import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
+import { MediaEntity } from './media/media.entity';
+import { MediaService } from './media/media.service';
+import { mayModify, readAccess } from './record-access';
+import type { RecordKind } from './record-kind';
+import { EventLinkRegistry, LinkedKind } from './record-links';
+import { RecordException } from './record.exception';
+import { RecordListFilter, RecordRepository } from './record.repository';
+import { statusForWrite } from './record-status';
+
+/** The services every record service uses. */
+export interface RecordServiceDeps {
+  transactions: TransactionRunner;
+  links: LinkBuilder;
+  config: AppConfig;
+  media: MediaService;
+  users: UserService;
+  eventLinks: EventLinkRegistry;
+}
+
+export interface PresentOptions {
+  /** Single reads carry `json_ld`; lists and embedded records do not. */
+  jsonLd: boolean;
+  image: MediaEntity | null;
+}
+
+
+/** The record to act on: by id or by slug. */
+export type RecordTarget = { id: number } | { slug: string };
+
+/**
+ * The rules venues and organizers share (SPEC §5, §7, §8): visibility, statuses and permissions, trash and
+ * restore, per-language texts and slugs, lists. Each kind adds its own fields and response shape.
+ */
+export abstract class RecordService<E extends RecordEntity, T extends RecordTranslationEntity, R, W extends RecordWriteDto> {
+  protected abstract readonly kind: RecordKind<E, T>;
+  protected abstract readonly repository: RecordRepository<E, T>;
+
+  constructor(protected readonly deps: RecordServiceDeps) {}
+
+  /** Copies the kind's own (untranslated) fields from the write onto the record. */
+  protected abstract applyFields(record: E, input: W, isCreate: boolean): void;
+
+  /** The response object of one record. */
+  protected abstract present(record: E, context: RequestContext, options: PresentOptions): R;
+
+  async list(query: ListRecordsQueryDto, context: RequestContext): Promise<ListResult<R>> {
+    const { caller, language, request } = context;
+    const problems: Record<string, string> = {};
+    if (query.status && !caller && query.status.some((status) => status !== 'publish')) {
+      problems['status'] = 'must be publish for callers who are not logged in';
+    }
+    const filter: RecordListFilter = { language, caller, statuses: query.status, conditions: [] };
+    if (query.search !== undefined) filter.words = query.search.split(/\s+/).filter(Boolean);
+    const linked = this.kind.kind as LinkedKind;
+    if (query.event !== undefined) {
+      const ids = await this.deps.eventLinks.idsForEvent(linked, query.event);
+      if (ids === null) problems['event'] = 'must be the id of an existing event';
+      else filter.conditions?.push({ sql: ids.length > 0 ? 'r.id IN (:...eventLinked)' : '1 = 0', params: { eventLinked: ids } });
+    }
+    if (Object.keys(problems).length > 0) throw ApiException.invalidParams(problems);
+    if (query.has_events !== undefined) {
+      const condition = this.deps.eventLinks.linkedCondition(linked, 'r', false);
+      filter.conditions?.push(query.has_events ? condition : { sql: `NOT (${condition.sql})`, params: condition.params });
+    }
+    if (query.only_with_upcoming) filter.conditions?.push(this.deps.eventLinks.linkedCondition(linked, 'r', true));
+
+    const total = await this.repository.count(filter);
+    assertPageExists(this.kind.kind, query, total);
+    const records = await this.repository.page(filter, (query.page - 1) * query.per_page, query.per_page);
+    const images = await this.deps.media.byIds(records.map((record) => record.imageId));
+    const { translation_language: _language, page: _page, ...filters } = query;
+    return new ListResult(
+      this.kind.path,
+      records.map((record) => this.present(record, context, { jsonLd: false, image: images.get(record.imageId ?? 0) ?? null })),
+      total,
+      query,
+      (page) => this.deps.links.rest(request, language, this.kind.path, { ...filters, page }),
+    );
+  }
+
+  /** A single read (SPEC §4.3): 404 unknown, 403 when the caller may not see it. */
+  async get(target: RecordTarget, context: RequestContext): Promise<R> {
+    const record = await this.find(target, context);
+    const access = readAccess(record, context.caller);
+    if (access === 'trashed') throw RecordException.trashed(this.kind);
+    if (access === 'hidden') throw RecordException.notAccessible(this.kind);
+    return this.presentOne(record, context);
+  }
+
+  async create(input: W, context: RequestContext): Promise<R> {
+    const caller = context.caller;
+    if (!can.createRecords(caller) || !caller) throw ApiException.notLoggedIn();
+    const authorId = await this.checkAuthor(input.author, context, caller.id);
+    const id = await this.write(async (manager) => {
+      const record = manager.getRepository(this.kind.entity).create();
+      record.authorId = authorId;
+      record.status = statusForWrite(input.status, caller);
+      record.previousStatus = null;
+      record.originalLang = context.language;
+      record.imageId = input.image === undefined ? null : await this.deps.media.resolve(manager, input.image);
+      const published = this.publicationDate(input);
+      if (published) record.publishedAt = published;
+      this.applyFields(record, input, true);
+      await manager.getRepository(this.kind.entity).insert(record as never);
+      await this.writeTexts(manager, record, context.language, input, true);
+      return record.id;
+    });
+    return this.presentOne((await this.repository.findOne(id)) as E, context);
+  }
+
+  async update(target: RecordTarget, input: W, context: RequestContext): Promise<R> {
+    const found = await this.find(target, context);
+    this.assertMayModify(found, context);
+    const authorId = input.author === undefined ? found.authorId : await this.checkAuthor(input.author, context, found.authorId);
+    await this.write(async (manager) => {
+      const record = (await manager.getRepository(this.kind.entity).findOne({ where: { id: found.id } as never })) as E;
+      record.authorId = authorId;
+      if (input.status !== undefined) {
+        record.status = statusForWrite(input.status, context.caller, found.status === 'trash' ? undefined : found.status);
+        record.previousStatus = null;
+      }
+      if (input.image !== undefined) record.imageId = await this.deps.media.resolve(manager, input.image);
+      const published = this.publicationDate(input);
+      if (published) record.publishedAt = published;
+      this.applyFields(record, input, false);
+      record.modifiedAt = new Date();
+      await manager.getRepository(this.kind.entity).save(record as never, { reload: false });
+      record.translations = found.translations;
+      await this.writeTexts(manager, record, context.language, input, false);
+    });
+    return this.presentOne((await this.repository.findOne(found.id)) as E, context);
+  }
+
+  /** Moves the record to the trash (SPEC §4.8, §5.2); links, texts and the previous status are kept. */
+  async remove(target: RecordTarget, context: RequestContext): Promise<R> {
+    const found = await this.find(target, context);
+    this.assertMayModify(found, context);
+    if (found.status === 'trash') throw RecordException.inTrash(this.kind);
+    await this.write(async (manager) => {
+      await manager
+        .getRepository(this.kind.entity)
+        .update({ id: found.id } as never, { previousStatus: found.status, status: 'trash', modifiedAt: new Date() } as never);
+    });
+    return this.presentOne((await this.repository.findOne(found.id)) as E, context);
+  }
+
+  protected async find(target: RecordTarget, context: RequestContext): Promise<E> {
+    const id = 'id' in target ? target.id : await this.repository.idBySlug(target.slug, context.language);
+    const record = id === null ? null : await this.repository.findOne(id);
+    if (!record) throw RecordException.notFound(this.kind);
+    return record;
+  }
+
+  private async presentOne(record: E, context: RequestContext): Promise<R> {
+    const images = await this.deps.media.byIds([record.imageId]);
+    return this.present(record, context, { jsonLd: true, image: images.get(record.imageId ?? 0) ?? null });
+  }
+
+  private assertMayModify(record: E, context: RequestContext): void {
+    if (!mayModify(record, context.caller)) throw ApiException.forbidden();
+  }
+
+  /** Only editors and administrators may make someone else the author; the author must exist. */
+  private async checkAuthor(requested: number | undefined, context: RequestContext, fallback: number): Promise<number> {
+    if (requested === undefined || requested === fallback) return fallback;
+    if (requested !== context.caller?.id && !can.editOthers(context.caller)) throw ApiException.forbidden();
+    if (!(await this.deps.users.findById(requested))) throw ApiException.invalidParams({ author: 'must be the id of an existing user' });
+    return requested;
+  }
+
+  /** `date_utc` (UTC) wins over `date` (service time zone); both are already valid date-times. */
+  private publicationDate(input: RecordWriteDto): Date | null {
+    if (input.date_utc !== undefined) return parseDateTime(input.date_utc, { zone: FixedOffsetZone.utcInstance })?.toJSDate() ?? null;
+    if (input.date !== undefined) return parseDateTime(input.date, { zone: this.deps.config.timezone.zone })?.toJSDate() ?? null;
+    return null;
+  }
+
+  /** One transaction; a slug taken by a concurrent write is reported as the conflict it is. */
+  private async write<X>(work: (manager: EntityManager) => Promise<X>): Promise<X> {
+    try {
+      return await this.deps.transactions.run(work);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new RecordException(409, 'slug-exists', `Another ${this.kind.kind} uses that slug in this language.`);
+      throw error;
+    }
+  }
+
+  /**
+   * Writes the translatable texts of one language (SPEC §7): name and description go to that language's
+   * translation, created when missing, with a slug of its own unique per kind and language.
+   */
+  private async writeTexts(manager: EntityManager, record: E, language: string, input: W, isCreate: boolean): Promise<void> {
+    const name = (input as unknown as Record<string, string | undefined>)[this.kind.nameKey];
+    const touches = name !== undefined || input.description !== undefined || input.slug !== undefined;
+    if (!isCreate && !touches) return;
+    const repository = manager.getRepository(this.kind.translation);
+    let translation = (record.translations ?? []).find((row) => row.lang === language) as T | undefined;
+    if (!translation) {
+      translation = repository.create({ [this.kind.ownerProperty]: record.id, lang: language, name: null, description: null } as never) as unknown as T;
+    }
+    if (name !== undefined) translation.name = name;
+    if (input.description !== undefined) translation.description = input.description;
+    if (input.slug !== undefined && input.slug !== '') {
+      const slug = cleanExplicitSlug(input.slug);
+      if (slug === '') throw ApiException.invalidParams({ slug: 'must contain at least one letter or digit' });
+      const owner = await this.repository.slugOwner(manager, language, slug, record.id);
+      if (owner !== null) throw RecordException.slugExists(this.kind, owner);
+      translation.slug = slug;
+    } else if (input.slug === '' || !translation.slug) {
+      const source = translation.name ?? record.translations?.find((row) => row.lang === record.originalLang)?.name ?? '';
+      const base = slugFromText(source) || String(record.id);
+      translation.slug = firstFreeSlug(base, await this.repository.slugsLike(manager, language, base, record.id));
+    }
+    await repository.save(translation as never);
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from '@calendar/i18n';
+import { EventLinkRegistry, MediaService, PresentOptions, RecordRepository, RecordService } from '@calendar/records';
+import { UserService } from '@calendar/shared/auth';
+import { AppConfig } from '@calendar/shared/config';
+import { TransactionRunner } from '@calendar/shared/database';
+import { LinkBuilder } from '@calendar/shared/http';
+import { DataSource } from 'typeorm';
+import { UpdateVenueDto } from './dto/venue.dto';
+import { mapVenue, VENUE_KIND, VenueResponse } from './dto/venue.mapper';
+import { VenueEntity, VenueTranslationEntity } from './entities/venue.entity';
+
+const UNITED_STATES = new Set(['', 'us', 'usa', 'united states', 'united states of america']);
+
+/** `stateprovince` when not given: the state in the United States (or with no country), else the province. */
+export function deriveStateProvince(country: string, state: string, province: string): string {
+  return UNITED_STATES.has(country.trim().toLowerCase()) ? state : province;
+}
+
+@Injectable()
+export class VenueService extends RecordService<VenueEntity, VenueTranslationEntity, VenueResponse, UpdateVenueDto> {
+  protected readonly kind = VENUE_KIND;
+  protected readonly repository: RecordRepository<VenueEntity, VenueTranslationEntity>;
+
+  constructor(dataSource: DataSource, transactions: TransactionRunner, links: LinkBuilder, config: AppConfig, media: MediaService, users: UserService, eventLinks: EventLinkRegistry) {
+    super({ transactions, links, config, media, users, eventLinks });
+    this.repository = new RecordRepository(dataSource, VENUE_KIND, [
+      'r.address',
+      'r.city',
+      'r.province',
+      'r.state',
+      'r.stateprovince',
+      'r.zip',
+      'r.phone',
+      'r.country',
+    ]);
+  }
+
+  protected applyFields(venue: VenueEntity, input: UpdateVenueDto, isCreate: boolean): void {
+    for (const field of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website'] as const) {
+      const value = input[field];
+      if (value !== undefined) venue[field] = value;
+      else if (isCreate) venue[field] = '';
+    }
+    if (input.show_map !== undefined) venue.showMap = input.show_map;
+    else if (isCreate) venue.showMap = true;
+    if (input.show_map_link !== undefined) venue.showMapLink = input.show_map_link;
+    else if (isCreate) venue.showMapLink = true;
+    if (input.geo_lat !== undefined) venue.geoLat = input.geo_lat;
+    else if (isCreate) venue.geoLat = null;
+    if (input.geo_lng !== undefined) venue.geoLng = input.geo_lng;
+    else if (isCreate) venue.geoLng = null;
+    const given = input.stateprovince;
+    if (given !== undefined) venue.stateprovince = given;
+    else if (isCreate || input.state !== undefined || input.province !== undefined || input.country !== undefined) {
+      venue.stateprovince = deriveStateProvince(venue.country, venue.state, venue.province);
+    }
+  }
+
+  protected present(venue: VenueEntity, context: RequestContext, options: PresentOptions): VenueResponse {
+    return mapVenue(venue, context, this.deps, options.image, options.jsonLd);
+  }
+}
