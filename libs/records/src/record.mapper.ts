@@ -75,7 +75,8 @@ export function mapRecordCommon<E extends RecordEntity, T extends RecordTranslat
 /** Plain text of HTML, for JSON-LD. */
 export function plainText(html: string): string {
   return html
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<(br|\/p|\/div|\/li|\/h[1-6]|\/blockquote)\b[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
     .replace(/&nbsp;/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')
