@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { EventModule } from '@calendar/event';
 import { I18nModule } from '@calendar/i18n';
 import { AuthModule } from '@calendar/shared/auth';
 import { AppConfig, ConfigModule } from '@calendar/shared/config';
@@ -14,7 +15,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, VenueModule, OrganizerModule, TaxonomyModule],
+      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, EventModule, VenueModule, OrganizerModule, TaxonomyModule],
     };
   }
 }

@@ -17,4 +17,6 @@ export interface RecordKind<E extends RecordEntity = RecordEntity, T extends Rec
   ownerColumn: string;
   /** Error code when a trashed record is read by someone who may not (SPEC §3.1). */
   trashedCode: string;
+  /** Translatable text fields besides name and description (events: `excerpt`), same name in write and table. */
+  extraTexts?: string[];
 }

@@ -63,6 +63,17 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
     return manager.getRepository(this.kind.entity).findOne({ where: { id } as never, relations: { translations: true } as never });
   }
 
+  /** Records with their translations, in no particular order. */
+  async findMany(ids: number[]): Promise<E[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource
+      .getRepository(this.kind.entity)
+      .createQueryBuilder('r')
+      .leftJoinAndSelect('r.translations', 't')
+      .where('r.id IN (:...ids)', { ids })
+      .getMany();
+  }
+
   /** The record with this slug in `language`, else in any other language (SPEC §4.3, §7). */
   async idBySlug(slug: string, language: string): Promise<number | null> {
     const owner = this.kind.ownerColumn;

@@ -77,11 +77,10 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     const total = await this.repository.count(filter);
     assertPageExists(this.kind.kind, query, total);
     const records = await this.repository.page(filter, (query.page - 1) * query.per_page, query.per_page);
-    const images = await this.deps.media.byIds(records.map((record) => record.imageId));
     const { translation_language: _language, page: _page, ...filters } = query;
     return new ListResult(
       this.kind.path,
-      records.map((record) => this.present(record, context, { jsonLd: false, image: images.get(record.imageId ?? 0) ?? null })),
+      await this.presentMany(records, context, false),
       total,
       query,
       (page) => this.deps.links.rest(request, language, this.kind.path, { ...filters, page }),
@@ -98,24 +97,40 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   }
 
   async create(input: W, context: RequestContext): Promise<R> {
+    const id = await this.write((manager) => this.createWith(manager, input, context));
+    return this.presentOne((await this.repository.findOne(id)) as E, context);
+  }
+
+  /** Creates inside a transaction the caller holds (events create their venues and organizers this way). */
+  async createWith(manager: EntityManager, input: W, context: RequestContext): Promise<number> {
     const caller = context.caller;
     if (!can.createRecords(caller) || !caller) throw ApiException.notLoggedIn();
     const authorId = await this.checkAuthor(input.author, context, caller.id);
-    const id = await this.write(async (manager) => {
-      const record = manager.getRepository(this.kind.entity).create();
-      record.authorId = authorId;
-      record.status = statusForWrite(input.status, caller);
-      record.previousStatus = null;
-      record.originalLang = context.language;
-      record.imageId = input.image === undefined ? null : await this.deps.media.resolve(manager, input.image);
-      const published = this.publicationDate(input);
-      if (published) record.publishedAt = published;
-      this.applyFields(record, input, true);
-      await manager.getRepository(this.kind.entity).insert(record as never);
-      await this.writeTexts(manager, record, context.language, input, true);
-      return record.id;
-    });
-    return this.presentOne((await this.repository.findOne(id)) as E, context);
+    const record = manager.getRepository(this.kind.entity).create();
+    record.authorId = authorId;
+    record.status = statusForWrite(input.status, caller);
+    record.previousStatus = null;
+    record.originalLang = context.language;
+    record.imageId = input.image === undefined ? null : await this.deps.media.resolve(manager, input.image);
+    const published = this.publicationDate(input);
+    if (published) record.publishedAt = published;
+    this.applyFields(record, input, true);
+    await manager.getRepository(this.kind.entity).insert(record as never);
+    await this.writeTexts(manager, record, context.language, input, true);
+    await this.afterWrite(manager, record, input, context, true);
+    return record.id;
+  }
+
+  /** Which of `ids` exist, whatever their status. */
+  existing(ids: number[]): Promise<Set<number>> {
+    return this.repository.existing(ids);
+  }
+
+  /** Response objects (without JSON-LD) of the records the caller may read, by id; for embedding. */
+  async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, R>> {
+    const records = (await this.repository.findMany(ids)).filter((record) => readAccess(record, context.caller) === 'ok');
+    const responses = await this.presentMany(records, context, false);
+    return new Map(records.map((record, index) => [record.id, responses[index]]));
   }
 
   async update(target: RecordTarget, input: W, context: RequestContext): Promise<R> {
@@ -137,6 +152,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       await manager.getRepository(this.kind.entity).save(record as never, { reload: false });
       record.translations = found.translations;
       await this.writeTexts(manager, record, context.language, input, false);
+      await this.afterWrite(manager, record, input, context, false);
     });
     return this.presentOne((await this.repository.findOne(found.id)) as E, context);
   }
@@ -150,6 +166,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       await manager
         .getRepository(this.kind.entity)
         .update({ id: found.id } as never, { previousStatus: found.status, status: 'trash', modifiedAt: new Date() } as never);
+      await this.afterRemove(manager, found);
     });
     return this.presentOne((await this.repository.findOne(found.id)) as E, context);
   }
@@ -161,12 +178,28 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     return record;
   }
 
-  private async presentOne(record: E, context: RequestContext): Promise<R> {
-    const images = await this.deps.media.byIds([record.imageId]);
-    return this.present(record, context, { jsonLd: true, image: images.get(record.imageId ?? 0) ?? null });
+  /** Response objects of records, with what they embed loaded in a fixed number of queries. */
+  protected async presentMany(records: E[], context: RequestContext, jsonLd: boolean): Promise<R[]> {
+    const images = await this.deps.media.byIds(records.map((record) => record.imageId));
+    return records.map((record) => this.present(record, context, { jsonLd, image: images.get(record.imageId ?? 0) ?? null }));
   }
 
-  private assertMayModify(record: E, context: RequestContext): void {
+  protected async presentOne(record: E, context: RequestContext): Promise<R> {
+    const [response] = await this.presentMany([record], context, true);
+    return response;
+  }
+
+  /** Keeps what depends on the record's status current when it goes to the trash (events: term counts). */
+  protected async afterRemove(_manager: EntityManager, _record: E): Promise<void> {
+    return;
+  }
+
+  /** Writes what the kind links to (events: venues, organizers, terms), inside the write's transaction. */
+  protected async afterWrite(_manager: EntityManager, _record: E, _input: W, _context: RequestContext, _isCreate: boolean): Promise<void> {
+    return;
+  }
+
+  protected assertMayModify(record: E, context: RequestContext): void {
     if (!mayModify(record, context.caller)) throw ApiException.forbidden();
   }
 
@@ -186,7 +219,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   }
 
   /** One transaction; a slug taken by a concurrent write is reported as the conflict it is. */
-  private async write<X>(work: (manager: EntityManager) => Promise<X>): Promise<X> {
+  protected async write<X>(work: (manager: EntityManager) => Promise<X>): Promise<X> {
     try {
       return await this.deps.transactions.run(work);
     } catch (error) {
@@ -201,15 +234,19 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
    */
   private async writeTexts(manager: EntityManager, record: E, language: string, input: W, isCreate: boolean): Promise<void> {
     const name = (input as unknown as Record<string, string | undefined>)[this.kind.nameKey];
-    const touches = name !== undefined || input.description !== undefined || input.slug !== undefined;
+    const texts = input as unknown as Record<string, string | undefined>;
+    const extra = this.kind.extraTexts ?? [];
+    const touches = name !== undefined || input.description !== undefined || input.slug !== undefined || extra.some((field) => texts[field] !== undefined);
     if (!isCreate && !touches) return;
     const repository = manager.getRepository(this.kind.translation);
     let translation = (record.translations ?? []).find((row) => row.lang === language) as T | undefined;
     if (!translation) {
-      translation = repository.create({ [this.kind.ownerProperty]: record.id, lang: language, name: null, description: null } as never) as unknown as T;
+      const empty = Object.fromEntries(extra.map((field) => [field, null]));
+      translation = repository.create({ [this.kind.ownerProperty]: record.id, lang: language, name: null, description: null, ...empty } as never) as unknown as T;
     }
     if (name !== undefined) translation.name = name;
     if (input.description !== undefined) translation.description = input.description;
+    for (const field of extra) if (texts[field] !== undefined) (translation as unknown as Record<string, string>)[field] = texts[field] as string;
     if (input.slug !== undefined && input.slug !== '') {
       const slug = cleanExplicitSlug(input.slug);
       if (slug === '') throw ApiException.invalidParams({ slug: 'must contain at least one letter or digit' });

@@ -141,6 +141,41 @@ export class TermRepository {
     return new Set(rows.map((row) => row.slug));
   }
 
+  /** The ids and every descendant of the given categories (SPEC §4.4: a category matches its descendants). */
+  async withDescendants(ids: number[]): Promise<number[]> {
+    const all = new Set(ids);
+    let frontier = ids;
+    while (frontier.length > 0) {
+      const children = await this.terms.find({ select: { id: true }, where: { taxonomy: 'category', parentId: In(frontier) } });
+      frontier = children.map((child) => child.id).filter((id) => !all.has(id));
+      frontier.forEach((id) => all.add(id));
+    }
+    return [...all];
+  }
+
+  /** Terms of a taxonomy whose slug (any language) or, for writes, name in `language` is one of `texts`. */
+  async findByTexts(taxonomy: Taxonomy, texts: string[], language: string | null, manager?: EntityManager): Promise<{ id: number; slug: string; name: string | null; lang: string }[]> {
+    if (texts.length === 0) return [];
+    const lowered = texts.map((text) => text.toLowerCase());
+    const qb = (manager ?? this.terms.manager)
+      .createQueryBuilder(TermTranslationEntity, 'tr')
+      .select(['tr.term_id AS id', 'tr.slug AS slug', 'tr.name AS name', 'tr.lang AS lang'])
+      .where('tr.taxonomy = :taxonomy', { taxonomy })
+      .andWhere(
+        new Brackets((any) => {
+          any.where('tr.slug IN (:...texts)', { texts });
+          if (language !== null) any.orWhere('(tr.lang = :language AND LOWER(tr.name) IN (:...lowered))', { language, lowered });
+        }),
+      );
+    const rows = await qb.getRawMany<{ id: number; slug: string; name: string | null; lang: string }>();
+    return rows.map((row) => ({ ...row, id: Number(row.id) }));
+  }
+
+  /** Sets the published-event counts of terms, computed by the owner of the event links. */
+  async setCounts(manager: EntityManager, counts: Map<number, number>): Promise<void> {
+    for (const [id, count] of counts) await manager.getRepository(TermEntity).update({ id }, { eventCount: count });
+  }
+
   /** The chain of ancestors of a category, nearest first. */
   async ancestors(manager: EntityManager, id: number): Promise<number[]> {
     const chain: number[] = [];

@@ -130,6 +130,58 @@ export class TermService {
     return response;
   }
 
+  /**
+   * The terms a list filter names by id or slug (any language); for categories with their descendants.
+   * Returns the items that match no term, for the 400.
+   */
+  async resolveFilter(taxonomy: Taxonomy, items: (number | string)[]): Promise<{ ids: number[]; unknown: (number | string)[] }> {
+    const numbers = items.filter((item): item is number => typeof item === 'number');
+    const texts = items.filter((item): item is string => typeof item === 'string');
+    const known = await this.repository.existingIds(taxonomy, numbers);
+    const bySlug = await this.repository.findByTexts(taxonomy, texts, null);
+    const ids = [...known, ...bySlug.map((row) => row.id)];
+    const unknown = [...numbers.filter((id) => !known.has(id)), ...texts.filter((text) => !bySlug.some((row) => row.slug === text))];
+    return { ids: taxonomy === 'category' ? await this.repository.withDescendants([...new Set(ids)]) : [...new Set(ids)], unknown };
+  }
+
+  /**
+   * The term ids of a write (SPEC §4.2): ids, slugs or names; an unknown name creates the term when the caller
+   * may manage terms. Throws a 400 naming `param` otherwise.
+   */
+  async resolveForWrite(manager: EntityManager, taxonomy: Taxonomy, items: (number | string)[], context: RequestContext, param: string): Promise<number[]> {
+    const numbers = items.filter((item): item is number => typeof item === 'number');
+    const known = await this.repository.existingIds(taxonomy, numbers);
+    const missingIds = numbers.filter((id) => !known.has(id));
+    if (missingIds.length > 0) throw ApiException.invalidParams({ [param]: `must name existing ${TAXONOMIES[taxonomy].path}; unknown ids: ${missingIds.join(', ')}` });
+    const texts = items.filter((item): item is string => typeof item === 'string');
+    const rows = await this.repository.findByTexts(taxonomy, texts, context.language, manager);
+    const ids: number[] = [];
+    for (const item of items) {
+      if (typeof item === 'number') {
+        ids.push(item);
+        continue;
+      }
+      const match = rows.find((row) => row.slug === item) ?? rows.find((row) => row.lang === context.language && row.name?.toLowerCase() === item.toLowerCase());
+      if (match) {
+        ids.push(match.id);
+        continue;
+      }
+      if (!can.manageTerms(context.caller)) throw ApiException.invalidParams({ [param]: `must name existing ${TAXONOMIES[taxonomy].path}; unknown: ${item}` });
+      const term = manager.getRepository(TermEntity).create({ taxonomy, parentId: 0, originalLang: context.language, eventCount: 0, translations: [] });
+      await manager.getRepository(TermEntity).insert(term);
+      const translation = manager.getRepository(TermTranslationEntity).create({ termId: term.id, taxonomy, lang: context.language });
+      await this.applyTexts(manager, term, translation, { name: item }, item);
+      ids.push(term.id);
+    }
+    return [...new Set(ids)];
+  }
+
+  /** Term objects by id, for embedding in events. */
+  async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, TermResponse>> {
+    const terms = await this.repository.findByIds([...new Set(ids)]);
+    return new Map(terms.map((term) => [term.id, this.present(term, context)]));
+  }
+
   private async require(taxonomy: Taxonomy, id: number): Promise<TermEntity> {
     const term = await this.repository.findOne(taxonomy, id);
     if (!term) throw TermException.notFound(taxonomy);

@@ -7,12 +7,28 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000']);
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
-      expect(await tables()).toEqual(['api_tokens', 'schema_migrations', 'term_translations', 'terms', 'users']);
+      expect(await tables()).toEqual([
+        'api_tokens',
+        'event_organizers',
+        'event_terms',
+        'event_translations',
+        'event_venues',
+        'events',
+        'media',
+        'organizer_translations',
+        'organizers',
+        'schema_migrations',
+        'term_translations',
+        'terms',
+        'users',
+        'venue_translations',
+        'venues',
+      ]);
       expect(await dataSource.showMigrations()).toBe(false);
-      await dataSource.undoLastMigration({ transaction: 'each' });
+      for (let i = 0; i < applied.length; i++) await dataSource.undoLastMigration({ transaction: 'each' });
       expect(await tables()).toEqual(['schema_migrations']);
     } finally {
       await dataSource.destroy();

@@ -1,0 +1,55 @@
+import { bad, ok, param, ParamOptions, readInteger, readList } from '@calendar/shared/http';
+
+/** `categories` / `tags` on writes and filters: ids, slugs or names, in any list form; `""` or `[]` means none. */
+export function TermListParam(options: ParamOptions = {}): PropertyDecorator {
+  return param(
+    {
+      schema: { type: 'array', items: { type: ['integer', 'string'] } },
+      rule: 'must be a list of term ids, slugs or names',
+      parse: (value) => {
+        const items = readList(value).map((item) => readInteger(item) ?? (typeof item === 'string' ? item : undefined));
+        if (items.length === 0) return options.empty && options.empty !== 'invalid' ? ok([]) : bad;
+        return items.some((item) => item === undefined) ? bad : ok([...new Set(items)]);
+      },
+    },
+    options,
+  );
+}
+
+/** One item of a `venue` / `organizer` write: an existing record, or the fields of a new one. */
+export type LinkItem = { id: number } | { create: Record<string, unknown> };
+
+/**
+ * `venue` / `organizer` on writes (SPEC §4.2): an id, a list of ids, `{id}` objects, or objects with create
+ * fields; `""`, `[]` or `0` unlinks everything.
+ */
+export function LinkListParam(options: ParamOptions = {}): PropertyDecorator {
+  return param(
+    {
+      schema: { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object' }] } },
+      rule: 'must be an id, a list of ids, {"id": ...} objects, or objects with the fields of a new record; empty or 0 to unlink',
+      parse: (value) => {
+        const raw = Array.isArray(value) ? value.flatMap((item) => (typeof item === 'string' ? readList(item) : [item])) : typeof value === 'object' && value !== null ? [value] : readList(value);
+        const items: LinkItem[] = [];
+        for (const item of raw) {
+          const id = readInteger(item);
+          if (id !== undefined) {
+            if (id !== 0) items.push({ id });
+            continue;
+          }
+          if (typeof item !== 'object' || item === null || Array.isArray(item)) return bad;
+          const record = item as Record<string, unknown>;
+          if (record['id'] !== undefined) {
+            const nested = readInteger(record['id']);
+            if (nested === undefined) return bad;
+            items.push({ id: nested });
+          } else {
+            items.push({ create: record });
+          }
+        }
+        return ok(items);
+      },
+    },
+    { empty: 'null', ...options },
+  );
+}

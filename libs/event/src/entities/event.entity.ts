@@ -1,0 +1,102 @@
+import { RecordEntity, RecordTranslationEntity } from '@calendar/records';
+import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryColumn, Relation } from 'typeorm';
+
+@Entity('events')
+export class EventEntity extends RecordEntity {
+  /** IANA name or `UTC±H[:MM]`, as the client gave it. */
+  @Column({ type: 'varchar', length: 64 })
+  timezone: string;
+
+  @Column({ name: 'all_day', type: 'boolean', default: false })
+  allDay: boolean;
+
+  @Column({ name: 'start_utc', type: 'datetime' })
+  startUtc: Date;
+
+  @Column({ name: 'end_utc', type: 'datetime' })
+  endUtc: Date;
+
+  /** The cost text as entered. */
+  @Column({ type: 'varchar', length: 255, default: '' })
+  cost: string;
+
+  @Column({ type: 'varchar', length: 2000, default: '' })
+  website: string;
+
+  @Column({ name: 'show_map', type: 'boolean', default: true })
+  showMap: boolean;
+
+  @Column({ name: 'show_map_link', type: 'boolean', default: true })
+  showMapLink: boolean;
+
+  @Column({ name: 'hide_from_listings', type: 'boolean', default: false })
+  hideFromListings: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  sticky: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  featured: boolean;
+
+  @Column({ name: 'post_parent', type: 'integer', default: 0 })
+  postParent: number;
+
+  /** scrypt hash of the event password (`salt:hash`), or null when the event is not protected. */
+  @Column({ name: 'password_hash', type: 'varchar', length: 200, nullable: true })
+  passwordHash: string | null;
+
+  @OneToMany(() => EventTranslationEntity, (translation) => translation.event)
+  translations: Relation<EventTranslationEntity[]>;
+}
+
+@Entity('event_translations')
+export class EventTranslationEntity extends RecordTranslationEntity {
+  @Column({ name: 'event_id', type: 'integer' })
+  eventId: number;
+
+  @Column({ type: 'text', nullable: true })
+  excerpt: string | null;
+
+  @ManyToOne(() => EventEntity, (event) => event.translations, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event: Relation<EventEntity>;
+}
+
+/** An event's venues, in the order they were given. */
+@Entity('event_venues')
+export class EventVenueEntity {
+  @PrimaryColumn({ name: 'event_id', type: 'integer' })
+  eventId: number;
+
+  @PrimaryColumn({ name: 'venue_id', type: 'integer' })
+  venueId: number;
+
+  @Column({ type: 'integer', default: 0 })
+  position: number;
+}
+
+/** An event's organizers, in the order they were given. */
+@Entity('event_organizers')
+export class EventOrganizerEntity {
+  @PrimaryColumn({ name: 'event_id', type: 'integer' })
+  eventId: number;
+
+  @PrimaryColumn({ name: 'organizer_id', type: 'integer' })
+  organizerId: number;
+
+  @Column({ type: 'integer', default: 0 })
+  position: number;
+}
+
+/** An event's categories and tags. */
+@Entity('event_terms')
+export class EventTermEntity {
+  @PrimaryColumn({ name: 'event_id', type: 'integer' })
+  eventId: number;
+
+  @PrimaryColumn({ name: 'term_id', type: 'integer' })
+  termId: number;
+
+  @Column({ type: 'integer', default: 0 })
+  position: number;
+}

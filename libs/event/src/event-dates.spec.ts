@@ -1,0 +1,53 @@
+import { parseTimeZone } from '@calendar/shared/time';
+import { DateTime } from 'luxon';
+import { dateDetails, isDateProblem, resolveEventDates, timezoneAbbreviation, wallClock } from './event-dates';
+
+const zone = (name: string) => parseTimeZone(name)!;
+const utc = (value: DateTime) => value.toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+
+describe('resolveEventDates (SPEC §4.2)', () => {
+  it('reads wall-clock times in the event zone with DST', () => {
+    const summer = resolveEventDates({ start: '2026-07-01 19:30', end: '2026-07-01 22:00', zone: zone('Europe/Paris'), allDay: false });
+    if (isDateProblem(summer)) throw new Error('unexpected');
+    expect([utc(summer.start), utc(summer.end), wallClock(summer.start)]).toEqual(['2026-07-01 17:30:00', '2026-07-01 20:00:00', '2026-07-01 19:30:00']);
+    const winter = resolveEventDates({ start: '2026-01-10 19:30', end: '2026-01-10 22:00', zone: zone('Europe/Paris'), allDay: false });
+    if (isDateProblem(winter)) throw new Error('unexpected');
+    expect(utc(winter.start)).toBe('2026-01-10 18:30:00');
+  });
+
+  it('converts a value with an offset into the event zone', () => {
+    const dates = resolveEventDates({ start: '2026-05-01T19:30:00+02:00', end: '2026-05-01T23:00:00+02:00', zone: zone('America/New_York'), allDay: false });
+    if (isDateProblem(dates)) throw new Error('unexpected');
+    expect(wallClock(dates.start)).toBe('2026-05-01 13:30:00');
+  });
+
+  it('stretches all-day events over whole days', () => {
+    const dates = resolveEventDates({ start: '2026-03-28 15:00', end: '2026-03-29 10:00', zone: zone('Europe/Paris'), allDay: true });
+    if (isDateProblem(dates)) throw new Error('unexpected');
+    expect([wallClock(dates.start), wallClock(dates.end)]).toEqual(['2026-03-28 00:00:00', '2026-03-29 23:59:59']);
+    expect([utc(dates.start), utc(dates.end)]).toEqual(['2026-03-27 23:00:00', '2026-03-29 21:59:59']);
+  });
+
+  it('names end_date when it is before the start', () => {
+    expect(resolveEventDates({ start: '2026-05-02', end: '2026-05-01', zone: zone('UTC'), allDay: false })).toEqual({ end_date: 'must not be before start_date' });
+  });
+});
+
+describe('timezone abbreviations (SPEC §11.4)', () => {
+  const at = (iso: string, name: string) => timezoneAbbreviation(DateTime.fromISO(iso), zone(name));
+  it('prints the tz database abbreviation in force, or the fixed offset as given', () => {
+    expect(at('2026-01-15T12:00:00Z', 'Europe/Paris')).toBe('CET');
+    expect(at('2026-07-15T12:00:00Z', 'Europe/Paris')).toBe('CEST');
+    expect(at('2026-07-15T12:00:00Z', 'America/New_York')).toBe('EDT');
+    expect(at('2026-07-15T12:00:00Z', 'Asia/Hong_Kong')).toBe('HKT');
+    expect(at('2026-01-15T12:00:00Z', 'Australia/Sydney')).toBe('AEDT');
+    expect(at('2026-01-15T12:00:00Z', 'Asia/Singapore')).toBe('+08');
+    expect(at('2026-01-15T12:00:00Z', 'UTC+5')).toBe('UTC+5');
+  });
+});
+
+describe('dateDetails', () => {
+  it('gives zero-padded strings', () => {
+    expect(dateDetails(DateTime.fromISO('2026-03-05T07:08:09Z', { zone: 'UTC' }))).toEqual({ year: '2026', month: '03', day: '05', hour: '07', minutes: '08', seconds: '09' });
+  });
+});

@@ -1,0 +1,79 @@
+import { DATE_TIME_RULE, parseDateTime, parseTimeZone, TimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
+import { DateTime } from 'luxon';
+import moment from 'moment-timezone';
+
+export interface DateDetails {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+}
+
+export interface EventDates {
+  start: DateTime;
+  end: DateTime;
+  zone: TimeZone;
+}
+
+export type DateProblem = Record<string, string>;
+
+/**
+ * The instants of an event (SPEC §4.2): values without an offset are wall-clock times in the event's zone; a
+ * value with an offset is the instant it names. All-day events run from 00:00:00 of the start's day to
+ * 23:59:59 of the end's day, in the event's zone. An end before the start is reported on `end_date`.
+ */
+export function resolveEventDates(
+  input: { start: string; end: string; zone: TimeZone; allDay: boolean },
+  now: Date = new Date(),
+): EventDates | DateProblem {
+  const { zone } = input;
+  let start = parseDateTime(input.start, { zone: zone.zone, now });
+  let end = parseDateTime(input.end, { zone: zone.zone, now });
+  if (!start) return { start_date: `must be ${DATE_TIME_RULE}` };
+  if (!end) return { end_date: `must be ${DATE_TIME_RULE}` };
+  start = start.setZone(zone.zone);
+  end = end.setZone(zone.zone);
+  if (input.allDay) {
+    start = start.startOf('day');
+    end = end.set({ hour: 23, minute: 59, second: 59, millisecond: 0 });
+  }
+  start = start.set({ millisecond: 0 });
+  end = end.set({ millisecond: 0 });
+  if (end < start) return { end_date: 'must not be before start_date' };
+  return { start, end, zone };
+}
+
+export function isDateProblem(value: EventDates | DateProblem): value is DateProblem {
+  return !('start' in value && 'end' in value);
+}
+
+/** The stored zone name of an event as a zone, falling back to UTC for a name the tz database no longer knows. */
+export function eventZone(name: string): TimeZone {
+  return parseTimeZone(name) ?? (parseTimeZone('UTC') as TimeZone);
+}
+
+export function dateDetails(value: DateTime): DateDetails {
+  return {
+    year: value.toFormat('yyyy'),
+    month: value.toFormat('MM'),
+    day: value.toFormat('dd'),
+    hour: value.toFormat('HH'),
+    minutes: value.toFormat('mm'),
+    seconds: value.toFormat('ss'),
+  };
+}
+
+export function wallClock(value: DateTime): string {
+  return value.toFormat(WP_DATE_TIME_FORMAT);
+}
+
+/**
+ * The abbreviation in force at an instant, as PHP prints it from the tz database (`CET`/`CEST`, `EST`/`EDT`,
+ * `HKT`, `AEDT`, or a numeric one such as `+08`); a fixed offset zone is named as given (`UTC+5`).
+ */
+export function timezoneAbbreviation(instant: DateTime, zone: TimeZone): string {
+  if (zone.fixed) return zone.name;
+  return moment.tz(instant.toMillis(), zone.name).format('z');
+}

@@ -1,0 +1,103 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { Context, RequestContext } from '@calendar/i18n';
+import { RequiresLogin } from '@calendar/shared/auth';
+import { ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
+import type { FastifyReply } from 'fastify';
+import { CreateEventDto, EventItemDto, EventSlugItemDto, ListEventsQueryDto, UpdateEventByIdDto, UpdateEventDto } from './dto/event.dto';
+import { EventResponse } from './dto/event.mapper';
+import { EventService } from './event.service';
+
+const ID = ApiParam({ name: 'id', type: 'integer', description: 'Event id' });
+const SLUG = ApiParam({ name: 'slug', type: 'string', description: 'Event slug, in any language' });
+const BY_SLUG = 'by-slug/:slug';
+
+@ApiTags('events')
+@Controller(`${NAMESPACE}/events`)
+export class EventController {
+  constructor(private readonly events: EventService) {}
+
+  @Get()
+  list(@Query() query: ListEventsQueryDto, @Context() context: RequestContext) {
+    return this.events.listEvents(query, context);
+  }
+
+  @Post()
+  @RequiresLogin()
+  @HttpCode(201)
+  async create(@Body() body: CreateEventDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<EventResponse> {
+    const event = await this.events.create(body, context);
+    reply.header('Location', event.rest_url);
+    return event;
+  }
+
+  @Get(ID_SEGMENT)
+  @ID
+  get(@Param('id', ParseIntPipe) id: number, @Query() query: EventItemDto, @Context() context: RequestContext) {
+    return this.events.getEvent({ id }, context, query.password);
+  }
+
+  @Post(ID_SEGMENT)
+  @RequiresLogin()
+  @HttpCode(200)
+  @ID
+  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext) {
+    return this.events.update({ id }, body, context);
+  }
+
+  @Put(ID_SEGMENT)
+  @RequiresLogin()
+  @ID
+  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext) {
+    return this.events.update({ id }, body, context);
+  }
+
+  @Patch(ID_SEGMENT)
+  @RequiresLogin()
+  @ID
+  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext) {
+    return this.events.update({ id }, body, context);
+  }
+
+  @Delete(ID_SEGMENT)
+  @RequiresLogin()
+  @ID
+  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: EventItemDto, @Context() context: RequestContext) {
+    return this.events.remove({ id }, context);
+  }
+
+  @Get(BY_SLUG)
+  @SLUG
+  getBySlug(@Param('slug') slug: string, @Query() _query: EventSlugItemDto, @Context() context: RequestContext) {
+    return this.events.getEvent({ slug }, context);
+  }
+
+  @Post(BY_SLUG)
+  @RequiresLogin()
+  @HttpCode(200)
+  @SLUG
+  updateBySlugByPost(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext) {
+    return this.events.update({ slug }, body, context);
+  }
+
+  @Put(BY_SLUG)
+  @RequiresLogin()
+  @SLUG
+  updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext) {
+    return this.events.update({ slug }, body, context);
+  }
+
+  @Patch(BY_SLUG)
+  @RequiresLogin()
+  @SLUG
+  updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext) {
+    return this.events.update({ slug }, body, context);
+  }
+
+  @Delete(BY_SLUG)
+  @RequiresLogin()
+  @SLUG
+  removeBySlug(@Param('slug') slug: string, @Query() _query: EventSlugItemDto, @Context() context: RequestContext) {
+    return this.events.remove({ slug }, context);
+  }
+}

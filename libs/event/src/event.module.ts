@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizerModule } from '@calendar/organizer';
+import { RecordsModule } from '@calendar/records';
+import { TaxonomyModule } from '@calendar/taxonomy';
+import { VenueModule } from '@calendar/venue';
+import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
+import { EventController } from './event.controller';
+import { EventRepository } from './event.repository';
+import { EventService } from './event.service';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([EventEntity, EventTranslationEntity, EventVenueEntity, EventOrganizerEntity, EventTermEntity]),
+    RecordsModule,
+    VenueModule,
+    OrganizerModule,
+    TaxonomyModule,
+  ],
+  controllers: [EventController],
+  providers: [EventRepository, EventService],
+  exports: [EventService],
+})
+export class EventModule {}

@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { likeContains, presentedColumn } from '@calendar/i18n';
+import { applyVisibility, LinkedKind, RecordStatus, SqlCondition } from '@calendar/records';
+import type { Caller } from '@calendar/shared/http';
+import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
+
+export interface EventListFilter {
+  language: string;
+  caller: Caller | null;
+  statuses?: RecordStatus[];
+  include?: number[];
+  /** UTC bounds of the date window, already widened to whole days unless strict. */
+  startsAtOrAfter?: Date;
+  endsAtOrBefore?: Date;
+  startsBefore?: Date;
+  startsAfter?: Date;
+  endsBefore?: Date;
+  endsAfter?: Date;
+  words?: string[];
+  /** Each list: events linked to any of these term ids. */
+  termSets?: number[][];
+  venues?: number[];
+  organizers?: number[];
+  featured?: boolean;
+  postParent?: number;
+  geoloc?: boolean;
+  near?: { lat: number; lng: number; radiusKm: number };
+}
+
+export interface EventLinks {
+  venues: Map<number, number[]>;
+  organizers: Map<number, number[]>;
+  terms: Map<number, number[]>;
+}
+
+const title = presentedColumn('tl', 'tor', 'name');
+const excerpt = presentedColumn('tl', 'tor', 'excerpt');
+const description = presentedColumn('tl', 'tor', 'description');
+const EARTH_RADIUS_KM = 6371;
+
+/** Datetime parameters in the form both engines store and compare (UTC). */
+export function sqlDateTime(value: Date): string {
+  return value.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/** The queries of events and of the links the event side owns. */
+@Injectable()
+export class EventRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private filtered(filter: EventListFilter): SelectQueryBuilder<EventEntity> {
+    const qb = this.dataSource
+      .getRepository(EventEntity)
+      .createQueryBuilder('e')
+      .leftJoin(EventTranslationEntity, 'tl', 'tl.event_id = e.id AND tl.lang = :language', { language: filter.language })
+      .innerJoin(EventTranslationEntity, 'tor', 'tor.event_id = e.id AND tor.lang = e.original_lang');
+    applyVisibility(qb, 'e', filter.caller, filter.statuses);
+    if (filter.include) {
+      qb.andWhere('e.id IN (:...include)', { include: filter.include });
+    } else {
+      qb.andWhere('e.hide_from_listings = :hidden', { hidden: false });
+    }
+    const bounds: [keyof EventListFilter, string][] = [
+      ['startsAtOrAfter', 'e.start_utc >= :startsAtOrAfter'],
+      ['endsAtOrBefore', 'e.end_utc <= :endsAtOrBefore'],
+      ['startsBefore', 'e.start_utc < :startsBefore'],
+      ['startsAfter', 'e.start_utc > :startsAfter'],
+      ['endsBefore', 'e.end_utc < :endsBefore'],
+      ['endsAfter', 'e.end_utc > :endsAfter'],
+    ];
+    for (const [key, sql] of bounds) {
+      const value = filter[key];
+      if (value instanceof Date) qb.andWhere(sql, { [key]: sqlDateTime(value) });
+    }
+    (filter.words ?? []).forEach((word, index) => {
+      const key = `word${index}`;
+      qb.andWhere(
+        new Brackets((any) => {
+          for (const column of [title, excerpt, description]) any.orWhere(`LOWER(COALESCE(${column}, '')) LIKE :${key} ESCAPE '!'`, { [key]: likeContains(word) });
+        }),
+      );
+    });
+    (filter.termSets ?? []).forEach((ids, index) => {
+      qb.andWhere(ids.length > 0 ? `e.id IN (SELECT et.event_id FROM event_terms et WHERE et.term_id IN (:...terms${index}))` : '1 = 0', { [`terms${index}`]: ids });
+    });
+    if (filter.venues) qb.andWhere('e.id IN (SELECT ev.event_id FROM event_venues ev WHERE ev.venue_id IN (:...venues))', { venues: filter.venues });
+    if (filter.organizers) qb.andWhere('e.id IN (SELECT eo.event_id FROM event_organizers eo WHERE eo.organizer_id IN (:...organizers))', { organizers: filter.organizers });
+    if (filter.featured !== undefined) qb.andWhere('e.featured = :featured', { featured: filter.featured });
+    if (filter.postParent !== undefined) qb.andWhere('e.post_parent = :postParent', { postParent: filter.postParent });
+    const located = 'SELECT 1 FROM event_venues gv INNER JOIN venues v ON v.id = gv.venue_id WHERE gv.event_id = e.id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL';
+    if (filter.geoloc === true) qb.andWhere(`EXISTS (${located})`);
+    if (filter.geoloc === false) qb.andWhere(`NOT EXISTS (${located})`);
+    if (filter.near) {
+      const distance = `${EARTH_RADIUS_KM} * 2 * ASIN(SQRT(POWER(SIN(RADIANS(v.geo_lat - :nearLat) / 2), 2) + COS(RADIANS(:nearLat)) * COS(RADIANS(v.geo_lat)) * POWER(SIN(RADIANS(v.geo_lng - :nearLng) / 2), 2)))`;
+      qb.andWhere(`EXISTS (${located} AND ${distance} <= :nearRadius)`, { nearLat: filter.near.lat, nearLng: filter.near.lng, nearRadius: filter.near.radiusKm });
+    }
+    return qb;
+  }
+
+  count(filter: EventListFilter): Promise<number> {
+    return this.filtered(filter).getCount();
+  }
+
+  /** A page of event ids, by UTC start then id (SPEC §4.4). */
+  async pageIds(filter: EventListFilter, offset: number, limit: number): Promise<number[]> {
+    const rows = await this.filtered(filter)
+      .select('e.id', 'id')
+      .addSelect('e.start_utc', 'start_utc')
+      .orderBy('e.start_utc', 'ASC')
+      .addOrderBy('e.id', 'ASC')
+      .offset(offset)
+      .limit(limit)
+      .getRawMany<{ id: number }>();
+    return rows.map((row) => Number(row.id));
+  }
+
+  /** Events with their translations, in the order of `ids`. */
+  async findMany(ids: number[]): Promise<EventEntity[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.dataSource.getRepository(EventEntity).createQueryBuilder('e').leftJoinAndSelect('e.translations', 't').where('e.id IN (:...ids)', { ids }).getMany();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id)).filter((row): row is EventEntity => row !== undefined);
+  }
+
+  /** The venues, organizers and terms of events, each in the order they were given: three queries. */
+  async links(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<EventLinks> {
+    const group = <T extends { eventId: number; position: number }>(rows: T[], pick: (row: T) => number) => {
+      const map = new Map<number, number[]>();
+      for (const row of [...rows].sort((a, b) => a.position - b.position)) map.set(row.eventId, [...(map.get(row.eventId) ?? []), pick(row)]);
+      return map;
+    };
+    if (eventIds.length === 0) return { venues: new Map(), organizers: new Map(), terms: new Map() };
+    const where = { eventId: In(eventIds) };
+    const [venues, organizers, terms] = await Promise.all([
+      manager.getRepository(EventVenueEntity).find({ where }),
+      manager.getRepository(EventOrganizerEntity).find({ where }),
+      manager.getRepository(EventTermEntity).find({ where }),
+    ]);
+    return { venues: group(venues, (row) => row.venueId), organizers: group(organizers, (row) => row.organizerId), terms: group(terms, (row) => row.termId) };
+  }
+
+  /** Replaces the links of one event, keeping the order given. */
+  async setLinks(manager: EntityManager, kind: 'venue' | 'organizer' | 'term', eventId: number, ids: number[]): Promise<void> {
+    const entity = kind === 'venue' ? EventVenueEntity : kind === 'organizer' ? EventOrganizerEntity : EventTermEntity;
+    const column = kind === 'venue' ? 'venueId' : kind === 'organizer' ? 'organizerId' : 'termId';
+    await manager.getRepository(entity).delete({ eventId });
+    if (ids.length > 0) await manager.getRepository(entity).insert(ids.map((id, position) => ({ eventId, [column]: id, position })) as never);
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return this.dataSource.getRepository(EventEntity).exists({ where: { id } });
+  }
+
+  /** The published events carrying each term. */
+  async termCounts(manager: EntityManager, termIds: number[]): Promise<Map<number, number>> {
+    const counts = new Map(termIds.map((id) => [id, 0]));
+    if (termIds.length === 0) return counts;
+    const rows = await manager
+      .createQueryBuilder(EventTermEntity, 'et')
+      .innerJoin(EventEntity, 'e', 'e.id = et.event_id')
+      .select('et.term_id', 'term_id')
+      .addSelect('COUNT(*)', 'n')
+      .where('et.term_id IN (:...termIds)', { termIds })
+      .andWhere(`e.status = 'publish'`)
+      .groupBy('et.term_id')
+      .getRawMany<{ term_id: number; n: number }>();
+    for (const row of rows) counts.set(Number(row.term_id), Number(row.n));
+    return counts;
+  }
+
+  /** The ids linked to an event, or null when there is no such event. */
+  async linkedIds(kind: LinkedKind | 'term', eventId: number): Promise<number[] | null> {
+    if (!(await this.exists(eventId))) return null;
+    const links = await this.links([eventId]);
+    const map = kind === 'venue' ? links.venues : kind === 'organizer' ? links.organizers : links.terms;
+    return map.get(eventId) ?? [];
+  }
+
+  /** `alias.id` is linked to an event that is not a draft, pending or trashed (upcoming: published and not over). */
+  linkedCondition(kind: LinkedKind, alias: string, upcoming: boolean, now: Date): SqlCondition {
+    const table = kind === 'venue' ? 'event_venues' : 'event_organizers';
+    const column = kind === 'venue' ? 'venue_id' : 'organizer_id';
+    const status = upcoming ? `le.status = 'publish' AND le.end_utc >= :linkedNow` : `le.status NOT IN ('draft', 'pending', 'trash')`;
+    return {
+      sql: `EXISTS (SELECT 1 FROM ${table} lk INNER JOIN events le ON le.id = lk.event_id WHERE lk.${column} = ${alias}.id AND ${status})`,
+      params: upcoming ? { linkedNow: sqlDateTime(now) } : {},
+    };
+  }
+}

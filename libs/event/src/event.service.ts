@@ -1,0 +1,289 @@
+import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { RequestContext } from '@calendar/i18n';
+import { OrganizerService } from '@calendar/organizer';
+import { EventLinkRegistry, LinkedKind, mayModify, MediaService, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordTarget } from '@calendar/records';
+import { UserService } from '@calendar/shared/auth';
+import { AppConfig } from '@calendar/shared/config';
+import { TransactionRunner } from '@calendar/shared/database';
+import { ApiException, assertPageExists, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
+import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
+import { VenueService } from '@calendar/venue';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { DateTime } from 'luxon';
+import { DataSource, EntityManager } from 'typeorm';
+import { CreateOrganizerDto } from '@calendar/organizer';
+import { CreateVenueDto } from '@calendar/venue';
+import { ListEventsQueryDto, UpdateEventByIdDto } from './dto/event.dto';
+import { EventResponse, EVENT_KIND, mapEvent } from './dto/event.mapper';
+import { LinkItem } from './dto/event-params';
+import { EventEntity, EventTranslationEntity } from './entities/event.entity';
+import { eventZone, isDateProblem, resolveEventDates } from './event-dates';
+import { EventListFilter, EventRepository } from './event.repository';
+
+const TWO_YEARS = { years: 2 };
+
+function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  return `${salt.toString('base64')}:${scryptSync(password, salt, 32).toString('base64')}`;
+}
+
+function passwordMatches(password: string, stored: string): boolean {
+  const [salt, hash] = stored.split(':');
+  const expected = Buffer.from(hash, 'base64');
+  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+/** The rules of events (SPEC §4) on top of what every record shares. */
+@Injectable()
+export class EventService extends RecordService<EventEntity, EventTranslationEntity, EventResponse, UpdateEventByIdDto> implements OnModuleInit {
+  protected readonly kind = EVENT_KIND;
+  protected readonly repository: RecordRepository<EventEntity, EventTranslationEntity>;
+
+  constructor(
+    dataSource: DataSource,
+    transactions: TransactionRunner,
+    links: LinkBuilder,
+    config: AppConfig,
+    media: MediaService,
+    users: UserService,
+    private readonly eventLinks: EventLinkRegistry,
+    private readonly events: EventRepository,
+    private readonly venues: VenueService,
+    private readonly organizers: OrganizerService,
+    private readonly terms: TermService,
+    private readonly termRepository: TermRepository,
+    private readonly termLinks: TermLinkRegistry,
+  ) {
+    super({ transactions, links, config, media, users, eventLinks });
+    this.repository = new RecordRepository(dataSource, EVENT_KIND, []);
+  }
+
+  /** Venues, organizers and terms learn about events through their ports. */
+  onModuleInit(): void {
+    this.termLinks.register({ termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId) });
+    this.eventLinks.register({
+      idsForEvent: (kind: LinkedKind, eventId: number) => this.events.linkedIds(kind, eventId),
+      linkedCondition: (kind: LinkedKind, alias: string, upcoming: boolean) => this.events.linkedCondition(kind, alias, upcoming, new Date()),
+    });
+  }
+
+  /** A single read (SPEC §4.3, §4.7). */
+  async getEvent(target: RecordTarget, context: RequestContext, password?: string): Promise<EventResponse> {
+    const event = await this.find(target, context);
+    const access = readAccess(event, context.caller);
+    if (access === 'trashed') throw RecordException.trashed(this.kind);
+    if (access === 'hidden') throw RecordException.notAccessible(this.kind);
+    if (event.passwordHash && !mayModify(event, context.caller) && !(password !== undefined && passwordMatches(password, event.passwordHash))) {
+      throw new RecordException(403, 'event-password-protected', 'The event is protected by a password.');
+    }
+    const [response] = await this.presentEvents([event], context, true, new Set([event.id]));
+    return response;
+  }
+
+  async listEvents(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<EventResponse>> {
+    const { caller, language, request } = context;
+    const problems: Record<string, string> = {};
+    const now = new Date();
+    const zone = this.deps.config.timezone.zone;
+    if (query.status && !caller && query.status.some((status) => status !== 'publish')) problems['status'] = 'must be publish for callers who are not logged in';
+    if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
+      problems[query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng'] = 'must be given together with the other coordinate';
+    }
+    const filter: EventListFilter = { language, caller, statuses: query.status, include: query.include, featured: query.featured, geoloc: query.geoloc };
+    if (query.search !== undefined) filter.words = query.search.split(/\s+/).filter(Boolean);
+    filter.termSets = [];
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      const items = query[taxonomy];
+      if (!items) continue;
+      const { ids, unknown } = await this.terms.resolveFilter(taxonomy === 'categories' ? 'category' : 'tag', items);
+      if (unknown.length > 0) problems[taxonomy] = `must name existing ${taxonomy} by id or slug; unknown: ${unknown.join(', ')}`;
+      filter.termSets.push(ids);
+    }
+    for (const [key, service] of [['venue', this.venues], ['organizer', this.organizers]] as const) {
+      const ids = query[key];
+      if (!ids) continue;
+      const known = await service.existing(ids);
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length > 0) problems[key] = `must list existing ${key} ids; unknown: ${unknown.join(', ')}`;
+      filter[key === 'venue' ? 'venues' : 'organizers'] = ids;
+    }
+    if (query.post_parent !== undefined) {
+      if (!(await this.events.exists(query.post_parent))) problems['post_parent'] = 'must be the id of an existing event';
+      filter.postParent = query.post_parent;
+    }
+    if (Object.keys(problems).length > 0) throw ApiException.invalidParams(problems);
+    if (query.ticketed === true) throw new ApiException(400, 'tickets-not-supported', 'This service sells no tickets; ticketed=true matches nothing.');
+    if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
+      filter.near = { lat: query.geoloc_lat, lng: query.geoloc_lng, radiusKm: query.geoloc_radius ?? 50 };
+    }
+
+    const effective: Record<string, unknown> = {};
+    if (!query.include) {
+      // SPEC §4.4: boundaries are wall-clock times in TIMEZONE; whole days unless strict_dates.
+      const bound = (value: string, edge: 'start' | 'end'): Date => {
+        const parsed = (parseDateTime(value, { zone, now }) as DateTime).setZone(zone);
+        if (query.strict_dates) return parsed.toJSDate();
+        return (edge === 'start' ? parsed.startOf('day') : parsed.set({ hour: 23, minute: 59, second: 59, millisecond: 0 })).toJSDate();
+      };
+      const relative = [query.starts_before, query.starts_after, query.ends_before, query.ends_after].some((value) => value !== undefined);
+      const startDate = query.start_date ?? (relative ? undefined : DateTime.fromJSDate(now).setZone(zone).toFormat(WP_DATE_TIME_FORMAT));
+      const endDate = query.end_date ?? (relative ? undefined : DateTime.fromJSDate(now).setZone(zone).plus(TWO_YEARS).toFormat(WP_DATE_TIME_FORMAT));
+      if (startDate !== undefined) filter.startsAtOrAfter = bound(startDate, 'start');
+      if (endDate !== undefined) filter.endsAtOrBefore = bound(endDate, 'end');
+      if (query.starts_before !== undefined) filter.startsBefore = bound(query.starts_before, 'end');
+      if (query.starts_after !== undefined) filter.startsAfter = bound(query.starts_after, 'end');
+      if (query.ends_before !== undefined) filter.endsBefore = bound(query.ends_before, 'end');
+      if (query.ends_after !== undefined) filter.endsAfter = bound(query.ends_after, 'end');
+      const shown = (date: Date | undefined) => (date ? DateTime.fromJSDate(date).setZone(zone).toFormat(WP_DATE_TIME_FORMAT) : undefined);
+      effective['start_date'] = shown(filter.startsAtOrAfter);
+      effective['end_date'] = shown(filter.endsAtOrBefore);
+    }
+
+    const total = await this.events.count(filter);
+    assertPageExists('event', query, total);
+    const ids = await this.events.pageIds(filter, (query.page - 1) * query.per_page, query.per_page);
+    const events = await this.events.findMany(ids);
+    const { translation_language: _language, page: _page, ...filters } = query;
+    const items = await this.presentEvents(events, context, false, new Set());
+    return new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, 'events', { ...filters, ...effective, page }));
+  }
+
+  protected override async presentMany(events: EventEntity[], context: RequestContext, jsonLd: boolean): Promise<EventResponse[]> {
+    return this.presentEvents(events, context, jsonLd, new Set());
+  }
+
+  /** Events with everything they embed, loaded for the whole page in a fixed number of queries. */
+  private async presentEvents(events: EventEntity[], context: RequestContext, jsonLd: boolean, unlocked: Set<number>): Promise<EventResponse[]> {
+    const links = await this.events.links(events.map((event) => event.id));
+    const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
+    const [images, venues, organizers, terms] = await Promise.all([
+      this.deps.media.byIds(events.map((event) => event.imageId)),
+      this.venues.presentByIds(all(links.venues), context),
+      this.organizers.presentByIds(all(links.organizers), context),
+      this.terms.presentByIds(all(links.terms), context),
+    ]);
+    const pick = <T>(ids: number[] | undefined, map: Map<number, T>) => (ids ?? []).map((id) => map.get(id)).filter((item): item is T => item !== undefined);
+    return events.map((event) => {
+      const eventTerms = pick(links.terms.get(event.id), terms);
+      return mapEvent(
+        event,
+        context,
+        this.deps,
+        {
+          image: images.get(event.imageId ?? 0) ?? null,
+          venues: pick(links.venues.get(event.id), venues),
+          organizers: pick(links.organizers.get(event.id), organizers),
+          categories: eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat'),
+          tags: eventTerms.filter((term) => term.taxonomy === 'post_tag'),
+          locked: event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller),
+        },
+        jsonLd,
+      );
+    });
+  }
+
+  protected present(event: EventEntity, context: RequestContext, options: PresentOptions): EventResponse {
+    return mapEvent(event, context, this.deps, { image: options.image, venues: [], organizers: [], categories: [], tags: [], locked: event.passwordHash !== null }, options.jsonLd);
+  }
+
+  protected applyFields(event: EventEntity, input: UpdateEventByIdDto, isCreate: boolean): void {
+    const datesTouched = isCreate || [input.start_date, input.end_date, input.timezone, input.all_day].some((value) => value !== undefined);
+    if (datesTouched) {
+      const zone = parseTimeZone(input.timezone ?? (isCreate ? this.deps.config.timezone.name : event.timezone)) ?? this.deps.config.timezone;
+      const previous = eventZone(event.timezone ?? zone.name);
+      const wall = (date: Date | undefined) => (date ? DateTime.fromJSDate(date).setZone(previous.zone).toFormat(WP_DATE_TIME_FORMAT) : '');
+      const allDay = input.all_day ?? (isCreate ? false : Boolean(event.allDay));
+      const dates = resolveEventDates({ start: input.start_date ?? wall(event.startUtc), end: input.end_date ?? wall(event.endUtc), zone, allDay });
+      if (isDateProblem(dates)) throw ApiException.invalidParams(dates);
+      event.timezone = zone.name;
+      event.allDay = allDay;
+      event.startUtc = dates.start.toJSDate();
+      event.endUtc = dates.end.toJSDate();
+    }
+    const flags: [keyof UpdateEventByIdDto, 'showMap' | 'showMapLink' | 'hideFromListings' | 'sticky' | 'featured', boolean][] = [
+      ['show_map', 'showMap', true],
+      ['show_map_link', 'showMapLink', true],
+      ['hide_from_listings', 'hideFromListings', false],
+      ['sticky', 'sticky', false],
+      ['featured', 'featured', false],
+    ];
+    for (const [key, property, fallback] of flags) {
+      const value = input[key] as boolean | undefined;
+      if (value !== undefined) event[property] = value;
+      else if (isCreate) event[property] = fallback;
+    }
+    if (input.cost !== undefined) event.cost = input.cost;
+    else if (isCreate) event.cost = '';
+    if (input.website !== undefined) event.website = input.website;
+    else if (isCreate) event.website = '';
+    if (input.post_parent !== undefined) event.postParent = input.post_parent ?? 0;
+    else if (isCreate) event.postParent = 0;
+    if (input.password !== undefined) event.passwordHash = input.password === '' ? null : hashPassword(input.password);
+    else if (isCreate) event.passwordHash = null;
+  }
+
+  /** Links, parent and term counts, in the write's transaction (SPEC §4.2). */
+  protected override async afterWrite(manager: EntityManager, event: EventEntity, input: UpdateEventByIdDto, context: RequestContext): Promise<void> {
+    if (input.post_parent) {
+      if (input.post_parent === event.id || !(await manager.getRepository(EventEntity).exists({ where: { id: input.post_parent } }))) {
+        throw ApiException.invalidParams({ post_parent: 'must be the id of another existing event, or 0' });
+      }
+    }
+    if (input.venue !== undefined) await this.events.setLinks(manager, 'venue', event.id, await this.linkItems(manager, 'venue', input.venue, context));
+    if (input.organizer !== undefined) await this.events.setLinks(manager, 'organizer', event.id, await this.linkItems(manager, 'organizer', input.organizer, context));
+    const before = (await this.events.links([event.id], manager)).terms.get(event.id) ?? [];
+    let after = before;
+    if (input.categories !== undefined || input.tags !== undefined) {
+      const current = await this.termRepository.findByIds(before, manager);
+      const keep = (taxonomy: string) => current.filter((term) => term.taxonomy === taxonomy).map((term) => term.id);
+      const categories = input.categories !== undefined ? await this.terms.resolveForWrite(manager, 'category', input.categories, context, 'categories') : keep('category');
+      const tags = input.tags !== undefined ? await this.terms.resolveForWrite(manager, 'tag', input.tags, context, 'tags') : keep('tag');
+      after = [...categories, ...tags];
+      await this.events.setLinks(manager, 'term', event.id, after);
+    }
+    await this.recount(manager, [...before, ...after]);
+  }
+
+  /** The trash keeps links; only the published counts of the event's terms change. */
+  protected override async afterRemove(manager: EntityManager, event: EventEntity): Promise<void> {
+    await this.recount(manager, (await this.events.links([event.id], manager)).terms.get(event.id) ?? []);
+  }
+
+  private async recount(manager: EntityManager, termIds: number[]): Promise<void> {
+    if (termIds.length === 0) return;
+    await this.termRepository.setCounts(manager, await this.events.termCounts(manager, [...new Set(termIds)]));
+  }
+
+  /** Venue/organizer items of a write: existing ids, or new records created in the same transaction. */
+  private async linkItems(manager: EntityManager, kind: 'venue' | 'organizer', items: LinkItem[] | null, context: RequestContext): Promise<number[]> {
+    const ids: number[] = [];
+    for (const [index, item] of (items ?? []).entries()) {
+      if ('id' in item) {
+        ids.push(item.id);
+        continue;
+      }
+      const type: new () => object = kind === 'venue' ? CreateVenueDto : CreateOrganizerDto;
+      const dto = plainToInstance(type, item.create);
+      const errors = validateSync(dto, { whitelist: true, forbidUnknownValues: false });
+      if (errors.length > 0) {
+        const detail = errors.map((error) => `${error.property} ${Object.values(error.constraints ?? {})[0] ?? 'is invalid'}`).join('; ');
+        throw ApiException.invalidParams({ [kind]: `item ${index + 1}: ${detail}` });
+      }
+      const service = kind === 'venue' ? this.venues : this.organizers;
+      ids.push(await service.createWith(manager, dto as never, context));
+    }
+    const unique = [...new Set(ids)];
+    const existing = await manager.query(
+      `SELECT id FROM ${kind === 'venue' ? 'venues' : 'organizers'} WHERE id IN (${unique.map(() => '?').join(',') || 'NULL'})`,
+      unique,
+    );
+    const known = new Set(existing.map((row: { id: number }) => Number(row.id)));
+    const unknown = unique.filter((id) => !known.has(id));
+    if (unknown.length > 0) throw ApiException.invalidParams({ [kind]: `must list existing ${kind} ids; unknown: ${unknown.join(', ')}` });
+    return unique;
+  }
+}
