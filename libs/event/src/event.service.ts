@@ -270,7 +270,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       const dto = plainToInstance(type, item.create);
       const errors = validateSync(dto, { whitelist: true, forbidUnknownValues: false });
       if (errors.length > 0) {
-        const detail = errors.map((error) => `${error.property} ${Object.values(error.constraints ?? {})[0] ?? 'is invalid'}`).join('; ');
+        const detail = [...errors].sort((a, b) => a.property.localeCompare(b.property)).map((error) => `${error.property} ${Object.values(error.constraints ?? {})[0] ?? 'is invalid'}`).join('; ');
         throw ApiException.invalidParams({ [kind]: `item ${index + 1}: ${detail}` });
       }
       const service = kind === 'venue' ? this.venues : this.organizers;

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DatabaseConfig } from '@calendar/shared/config';
 import type { DataSourceOptions, EntitySchema, MixedList } from 'typeorm';
 import { MIGRATIONS } from './migrations';
+import { queryCounter } from './query-counter';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Entities = MixedList<Function | string | EntitySchema>;
@@ -12,7 +13,7 @@ type Entities = MixedList<Function | string | EntitySchema>;
  * The schema comes only from the migrations; `synchronize` is never on.
  */
 export function buildDataSourceOptions(database: DatabaseConfig, entities: Entities = []): DataSourceOptions {
-  const common = { entities, migrations: MIGRATIONS, migrationsTableName: 'schema_migrations', synchronize: false, logging: false } as const;
+  const common = { entities, migrations: MIGRATIONS, migrationsTableName: 'schema_migrations', synchronize: false, logging: ['query'] as ('query')[], logger: queryCounter };
   if (database.type === 'mysql') {
     return {
       ...common,

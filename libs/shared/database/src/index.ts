@@ -2,3 +2,4 @@ export * from './data-source-options';
 export * from './database.module';
 export * from './transaction';
 export { MIGRATIONS } from './migrations';
+export * from './query-counter';

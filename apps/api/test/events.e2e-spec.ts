@@ -1,0 +1,419 @@
+import { queryCounter } from '@calendar/shared/database';
+import { DateTime } from 'luxon';
+import { API, ORIGIN, startTestApp, TestApp } from './support/test-app';
+
+const EVENTS = '/wp-json/calendar/events/v1/events';
+const VENUES = '/wp-json/calendar/events/v1/venues';
+const ORGANIZERS = '/wp-json/calendar/events/v1/organizers';
+const CATEGORIES = '/wp-json/calendar/events/v1/categories';
+const TAGS = '/wp-json/calendar/events/v1/tags';
+const WINDOW = 'start_date=2030-01-01&end_date=2031-12-31';
+
+describe('events (SPEC §4)', () => {
+  let t: TestApp;
+  let editor: { id: number; token: string };
+  let author: { id: number; token: string };
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.reset();
+    editor = await t.user('editor');
+    author = await t.user('author');
+  });
+
+  const post = async (path: string, body: Record<string, unknown>, token = editor.token) => {
+    const reply = await t.request('POST', path, { token, json: body });
+    expect(reply.status).toBe(201);
+    return reply.body;
+  };
+  const event = (body: Record<string, unknown>, token?: string) =>
+    post(EVENTS, { start_date: '2030-06-01 19:00', end_date: '2030-06-01 22:00', ...body }, token);
+  const titles = async (query: string, token?: string) =>
+    (await t.request('GET', `${EVENTS}?${query}`, { token })).body.events?.map((item: { title: string }) => item.title);
+
+  describe('the event object and dates', () => {
+    it('creates an event with the keys of §4.1, its links and JSON-LD', async () => {
+      const venue = await post(VENUES, { venue: 'Main Hall', city: 'Paris', country: 'France', geo_lat: 48.86, geo_lng: 2.35 });
+      const reply = await t.request('POST', EVENTS, {
+        token: editor.token,
+        json: {
+          title: 'Jazz Night',
+          description: '<p>Live <b>jazz</b></p>',
+          excerpt: 'Jazz all night',
+          start_date: '2030-12-05 19:00',
+          end_date: '2030-12-05 22:30',
+          timezone: 'Europe/Paris',
+          cost: '10 – 20 €',
+          website: 'https://jazz.example',
+          categories: ['Music'],
+          tags: 'outdoor',
+          venue: venue.id,
+          organizer: [{ organizer: 'Acme' }, { organizer: 'Blue Note' }],
+          featured: 'yes',
+          date_utc: '2030-01-01 08:00:00',
+          image: 'https://img.example/jazz.png',
+        },
+      });
+      expect(reply.status).toBe(201);
+      const self = `${API}/events/1`;
+      expect(reply.headers['location']).toBe(self);
+      const body = reply.body;
+      expect(Object.keys(body)).toEqual([
+        'id', 'global_id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url', 'title', 'description', 'excerpt', 'slug', 'image',
+        'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details', 'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details',
+        'timezone', 'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags',
+        'venue', 'organizer', 'post_parent', 'lang', 'translations', 'json_ld',
+      ]);
+      expect(body).toMatchObject({
+        id: 1,
+        global_id: 'calendar.test?id=1',
+        author: editor.id,
+        status: 'publish',
+        date: '2030-01-01 08:00:00',
+        date_utc: '2030-01-01 08:00:00',
+        url: `${ORIGIN}/event/jazz-night/`,
+        rest_url: self,
+        title: 'Jazz Night',
+        description: '<p>Live <b>jazz</b></p>',
+        excerpt: 'Jazz all night',
+        slug: 'jazz-night',
+        image: { id: 1, url: 'https://img.example/jazz.png', extension: 'png', sizes: {} },
+        all_day: false,
+        start_date: '2030-12-05 19:00:00',
+        start_date_details: { year: '2030', month: '12', day: '05', hour: '19', minutes: '00', seconds: '00' },
+        end_date: '2030-12-05 22:30:00',
+        end_date_details: { year: '2030', month: '12', day: '05', hour: '22', minutes: '30', seconds: '00' },
+        utc_start_date: '2030-12-05 18:00:00',
+        utc_start_date_details: { year: '2030', month: '12', day: '05', hour: '18', minutes: '00', seconds: '00' },
+        utc_end_date: '2030-12-05 21:30:00',
+        utc_end_date_details: { year: '2030', month: '12', day: '05', hour: '21', minutes: '30', seconds: '00' },
+        timezone: 'Europe/Paris',
+        timezone_abbr: 'CET',
+        cost: '10 – 20 €',
+        cost_details: { currency_symbol: '€', currency_code: '', currency_position: 'postfix', values: [10, 20] },
+        website: 'https://jazz.example',
+        show_map: true,
+        show_map_link: true,
+        hide_from_listings: false,
+        sticky: false,
+        featured: true,
+        post_parent: 0,
+        lang: 'en',
+        translations: { en: { slug: 'jazz-night', title: 'Jazz Night', rest_url: self } },
+      });
+      expect(body.categories.map((term: { name: string; count: number }) => [term.name, term.count])).toEqual([['Music', 1]]);
+      expect(body.tags.map((term: { slug: string; taxonomy: string }) => [term.slug, term.taxonomy])).toEqual([['outdoor', 'post_tag']]);
+      expect(body.venue).toMatchObject({ id: venue.id, venue: 'Main Hall', city: 'Paris' });
+      expect(body.venue.json_ld).toBeUndefined();
+      expect(body.organizer.map((organizer: { organizer: string }) => organizer.organizer)).toEqual(['Acme', 'Blue Note']);
+      expect(body.json_ld).toEqual({
+        '@context': 'https://schema.org',
+        '@type': 'Event',
+        name: 'Jazz Night',
+        description: 'Jazz all night',
+        url: `${ORIGIN}/event/jazz-night/`,
+        startDate: '2030-12-05T19:00:00+01:00',
+        endDate: '2030-12-05T22:30:00+01:00',
+        eventStatus: 'https://schema.org/EventScheduled',
+        eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+        location: {
+          '@type': 'Place',
+          name: 'Main Hall',
+          url: `${ORIGIN}/venue/main-hall/`,
+          address: { '@type': 'PostalAddress', streetAddress: '', addressLocality: 'Paris', addressRegion: '', postalCode: '', addressCountry: 'France' },
+          geo: { '@type': 'GeoCoordinates', latitude: 48.86, longitude: 2.35 },
+        },
+        organizer: [
+          { '@type': 'Organization', name: 'Acme', url: `${ORIGIN}/organizer/acme/` },
+          { '@type': 'Organization', name: 'Blue Note', url: `${ORIGIN}/organizer/blue-note/` },
+        ],
+        offers: { '@type': 'Offer', price: 10, url: `${ORIGIN}/event/jazz-night/` },
+        image: 'https://img.example/jazz.png',
+      });
+      const read = await t.request('GET', `${EVENTS}/1`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ ...body, modified: read.body.modified, modified_utc: read.body.modified_utc });
+      const list = await t.request('GET', `${EVENTS}?${WINDOW}`);
+      expect(list.body.events[0].json_ld).toBeUndefined();
+    });
+
+    it('reads dates in the event zone, the service zone, with offsets, all day and in English', async () => {
+      const summer = await event({ title: 'Summer', start_date: '2030-07-01 19:30', end_date: '2030-07-01 21:00', timezone: 'America/New_York' });
+      expect([summer.utc_start_date, summer.timezone_abbr]).toEqual(['2030-07-01 23:30:00', 'EDT']);
+      const utc = await event({ title: 'Service zone' });
+      expect([utc.timezone, utc.utc_start_date, utc.timezone_abbr]).toEqual(['UTC', '2030-06-01 19:00:00', 'UTC']);
+      const offset = await event({ title: 'Offset', start_date: '2030-05-01T19:30:00+02:00', end_date: '2030-05-01T23:00:00+02:00', timezone: 'Asia/Hong_Kong' });
+      expect([offset.start_date, offset.utc_start_date, offset.timezone_abbr]).toEqual(['2030-05-02 01:30:00', '2030-05-01 17:30:00', 'HKT']);
+      const fixed = await event({ title: 'Fixed', timezone: 'UTC+5:30' });
+      expect([fixed.utc_start_date, fixed.timezone_abbr]).toEqual(['2030-06-01 13:30:00', 'UTC+5:30']);
+      const allDay = await event({ title: 'Fair', start_date: '2030-03-30 15:00', end_date: '2030-03-31 10:00', all_day: true, timezone: 'Europe/Paris' });
+      expect([allDay.start_date, allDay.end_date, allDay.utc_start_date, allDay.utc_end_date]).toEqual([
+        '2030-03-30 00:00:00',
+        '2030-03-31 23:59:59',
+        '2030-03-29 23:00:00',
+        '2030-03-31 21:59:59',
+      ]);
+      const tomorrow = await event({ title: 'Tomorrow', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am', timezone: 'Europe/Paris' });
+      const expected = DateTime.now().setZone('Europe/Paris').plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0 }).toFormat('yyyy-MM-dd HH:mm:ss');
+      expect(tomorrow.start_date).toBe(expected);
+    });
+
+    it('refuses missing, invalid and reversed dates and writes nothing', async () => {
+      const missing = await t.request('POST', EVENTS, { token: editor.token, json: { description: 'x' } });
+      expect(missing.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): end_date, start_date, title', data: { status: 400, params: ['end_date', 'start_date', 'title'] } });
+      const invalid = await t.request('POST', EVENTS, { token: editor.token, json: { title: 'X', start_date: 'someday', end_date: '2030-01-01', timezone: 'Mars/Base' } });
+      expect(invalid.status).toBe(400);
+      expect(Object.keys(invalid.body.data.params)).toEqual(['start_date', 'timezone']);
+      const reversed = await t.request('POST', EVENTS, { token: editor.token, json: { title: 'X', start_date: '2030-01-02', end_date: '2030-01-01', venue: [{ venue: 'Created then rolled back' }] } });
+      expect(reversed.status).toBe(400);
+      expect(reversed.body).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): end_date', data: { status: 400, params: { end_date: 'must not be before start_date' } } });
+      expect((await t.request('GET', `${EVENTS}?${WINDOW}`, { token: editor.token })).body.total).toBe(0);
+      expect((await t.request('GET', VENUES, { token: editor.token })).body.total).toBe(0);
+    });
+  });
+
+  describe('writes', () => {
+    it('updates partially; empty values clear; the date rules apply to the result', async () => {
+      const created = await event({ title: 'Concert', cost: '$15', website: 'https://c.example', featured: true });
+      for (const [method, title] of [['POST', 'A'], ['PUT', 'B'], ['PATCH', 'C']]) {
+        const reply = await t.request(method, `${EVENTS}/${created.id}`, { token: editor.token, json: { title } });
+        expect(reply.status).toBe(200);
+        expect(reply.body).toMatchObject({ title, cost: '$15', website: 'https://c.example', featured: true, start_date: '2030-06-01 19:00:00', status: 'publish' });
+      }
+      const cleared = await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { cost: '', website: '' } });
+      expect(cleared.body).toMatchObject({ cost: '', website: '', cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] } });
+      const moved = await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { timezone: 'Europe/Paris' } });
+      expect(moved.body).toMatchObject({ start_date: '2030-06-01 19:00:00', utc_start_date: '2030-06-01 17:00:00' });
+      const reversed = await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { end_date: '2030-05-01' } });
+      expect(reversed.body.data.params).toEqual({ end_date: 'must not be before start_date' });
+    });
+
+    it('links terms by id, slug or name, and creates names only for those who manage terms', async () => {
+      const music = await post(CATEGORIES, { name: 'Music' });
+      const created = await event({ title: 'Gig', categories: [music.id, 'Theatre'], tags: 'open-air,Night' });
+      expect(created.categories.map((term: { name: string }) => term.name)).toEqual(['Music', 'Theatre']);
+      expect(created.tags.map((term: { slug: string }) => term.slug)).toEqual(['open-air', 'night']);
+      const refused = await t.request('POST', EVENTS, { token: author.token, json: { title: 'X', start_date: '2030-01-01', end_date: '2030-01-01', tags: 'Brand new' } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.data.params).toEqual({ tags: 'must name existing tags; unknown: Brand new' });
+      const unknownId = await t.request('POST', EVENTS, { token: editor.token, json: { title: 'X', start_date: '2030-01-01', end_date: '2030-01-01', categories: [999] } });
+      expect(unknownId.body.data.params).toEqual({ categories: 'must name existing categories; unknown ids: 999' });
+      const byAuthor = await event({ title: 'Known', categories: 'music' }, author.token);
+      expect(byAuthor.categories.map((term: { id: number }) => term.id)).toEqual([music.id]);
+      const none = await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { categories: '' } });
+      expect(none.body.categories).toEqual([]);
+      expect(none.body.tags.length).toBe(2);
+    });
+
+    it('links venues and organizers by id, {id} or new records; empty unlinks; unknown ids are 400', async () => {
+      const hall = await post(VENUES, { venue: 'Hall' });
+      const club = await post(VENUES, { venue: 'Club' });
+      const acme = await post(ORGANIZERS, { organizer: 'Acme' });
+      const two = await event({ title: 'Two venues', venue: [hall.id, { id: club.id }], organizer: [{ organizer: 'Zed' }, acme.id] });
+      expect(two.venue.map((venue: { venue: string }) => venue.venue)).toEqual(['Hall', 'Club']);
+      expect(two.organizer.map((organizer: { organizer: string }) => organizer.organizer)).toEqual(['Zed', 'Acme']);
+      const unlinked = await t.request('PATCH', `${EVENTS}/${two.id}`, { token: editor.token, json: { venue: [], organizer: 0 } });
+      expect([unlinked.body.venue, unlinked.body.organizer]).toEqual([[], []]);
+      const unknown = await t.request('PATCH', `${EVENTS}/${two.id}`, { token: editor.token, json: { venue: [hall.id, 404] } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.data.params).toEqual({ venue: 'must list existing venue ids; unknown: 404' });
+      const badNested = await t.request('PATCH', `${EVENTS}/${two.id}`, { token: editor.token, json: { organizer: [{ email: 'x' }] } });
+      expect(badNested.status).toBe(400);
+      expect(badNested.body.data.params).toEqual({ organizer: 'item 1: email must be a valid e-mail address, or empty to clear; organizer required' });
+    });
+
+    it('gives contributors drafts and pending events, and slugs per language', async () => {
+      const contributor = await t.user('contributor');
+      expect((await event({ title: 'Draft' }, contributor.token)).status).toBe('draft');
+      expect((await event({ title: 'Asked', status: 'publish' }, contributor.token)).status).toBe('pending');
+      const first = await event({ title: 'Same' });
+      const second = await event({ title: 'Same' });
+      expect([first.slug, second.slug]).toEqual(['same', 'same-2']);
+      const taken = await t.request('POST', EVENTS, { token: editor.token, json: { title: 'Other', slug: 'same', start_date: '2030-01-01', end_date: '2030-01-01' } });
+      expect(taken.status).toBe(409);
+      expect(taken.body.code).toBe('slug-exists');
+      const french = await t.request('PATCH', `/fr${EVENTS}/${first.id}`, { token: editor.token, json: { title: 'Pareil', excerpt: 'Résumé' } });
+      expect(french.body).toMatchObject({ title: 'Pareil', slug: 'pareil', excerpt: 'Résumé', lang: 'fr' });
+      expect((await t.request('GET', `${EVENTS}/by-slug/pareil`)).body).toMatchObject({ id: first.id, title: 'Same', excerpt: '' });
+    });
+  });
+
+  describe('protection and trash', () => {
+    it('protects events with a password on reads and blanks them in lists', async () => {
+      const venue = await post(VENUES, { venue: 'Hall' });
+      const created = await event({ title: 'Private party', description: 'Secret', cost: '5', venue: venue.id, categories: 'Fun' });
+      const set = await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { password: 'open sesame' } });
+      expect(set.status).toBe(200);
+      expect(JSON.stringify(set.body)).not.toContain('sesame');
+      const locked = await t.request('GET', `${EVENTS}/${created.id}`);
+      expect(locked.status).toBe(403);
+      expect(locked.body).toEqual({ code: 'event-password-protected', message: 'The event is protected by a password.', data: { status: 403 } });
+      expect((await t.request('GET', `${EVENTS}/${created.id}?password=wrong`)).status).toBe(403);
+      const unlocked = await t.request('GET', `${EVENTS}/${created.id}?password=${encodeURIComponent('open sesame')}`);
+      expect(unlocked.status).toBe(200);
+      expect(unlocked.body).toMatchObject({ description: 'Secret', cost: '5' });
+      const listed = (await t.request('GET', `${EVENTS}?${WINDOW}`)).body.events[0];
+      expect(listed).toMatchObject({ title: 'Private party', description: '', excerpt: '', cost: '', website: '', image: false, categories: [], tags: [], venue: [], organizer: [] });
+      expect(listed.cost_details.values).toEqual([]);
+      expect((await t.request('GET', `${EVENTS}?${WINDOW}`, { token: editor.token })).body.events[0].description).toBe('Secret');
+      await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { password: '' } });
+      expect((await t.request('GET', `${EVENTS}/${created.id}`)).status).toBe(200);
+    });
+
+    it('trashes, answers 410 again, hides from others, and restores losslessly', async () => {
+      const created = await event({ title: 'Old', categories: 'Music' });
+      const trashed = await t.request('DELETE', `${EVENTS}/${created.id}`, { token: editor.token });
+      expect(trashed.body).toMatchObject({ status: 'trash', categories: [expect.objectContaining({ name: 'Music' })] });
+      expect((await t.request('DELETE', `${EVENTS}/by-slug/old`, { token: editor.token })).body).toEqual({
+        code: 'event-is-in-trash',
+        message: 'The event is already in the trash.',
+        data: { status: 410 },
+      });
+      const hidden = await t.request('GET', `${EVENTS}/${created.id}`);
+      expect(hidden.body).toEqual({ code: 'event-no-longer-available', message: 'The event is in the trash.', data: { status: 403 } });
+      expect((await t.request('GET', `${CATEGORIES}`)).body.total).toBe(0);
+      const restored = await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { status: 'publish' } });
+      expect(restored.body).toMatchObject({ status: 'publish', categories: [expect.objectContaining({ name: 'Music', count: 1 })] });
+      const draft = await event({ title: 'Draft', status: 'draft' });
+      expect((await t.request('GET', `${EVENTS}/${draft.id}`)).body.code).toBe('event-not-accessible');
+    });
+
+    it('leaves trashed venues out for readers who may not see the trash', async () => {
+      const venue = await post(VENUES, { venue: 'Hall' });
+      const created = await event({ title: 'At the hall', venue: venue.id });
+      await t.request('DELETE', `${VENUES}/${venue.id}`, { token: editor.token });
+      expect((await t.request('GET', `${EVENTS}/${created.id}`)).body.venue).toEqual([]);
+      expect((await t.request('GET', `${EVENTS}/${created.id}`, { token: editor.token })).body.venue).toMatchObject({ id: venue.id, status: 'trash' });
+      await t.request('PATCH', `${VENUES}/${venue.id}`, { token: editor.token, json: { status: 'publish' } });
+      expect((await t.request('GET', `${EVENTS}/${created.id}`)).body.venue).toMatchObject({ id: venue.id });
+    });
+  });
+
+  describe('lists', () => {
+    it('defaults to events from today to two years ahead, ordered by start', async () => {
+      const at = (days: number) => DateTime.now().toUTC().plus({ days }).toFormat('yyyy-MM-dd HH:mm:ss');
+      await event({ title: 'Later', start_date: at(30), end_date: at(30) });
+      await event({ title: 'Sooner', start_date: at(3), end_date: at(3) });
+      await event({ title: 'Past', start_date: at(-3), end_date: at(-3) });
+      await event({ title: 'Far', start_date: at(800), end_date: at(800) });
+      const reply = await t.request('GET', EVENTS);
+      expect(reply.body.events.map((item: { title: string }) => item.title)).toEqual(['Sooner', 'Later']);
+      const today = DateTime.now().toUTC().toFormat('yyyy-MM-dd');
+      expect(reply.body.rest_url).toMatch(new RegExp(`^${API}/events\\?per_page=10&strict_dates=false&start_date=${today}%2000%3A00%3A00&end_date=\\d{4}-\\d{2}-\\d{2}%2023%3A59%3A59&page=1$`));
+    });
+
+    it('keeps events inside the window (containment), whole days unless strict', async () => {
+      await event({ title: 'Inside', start_date: '2030-06-10 10:00', end_date: '2030-06-10 12:00' });
+      await event({ title: 'Overlapping', start_date: '2030-06-09 22:00', end_date: '2030-06-10 02:00' });
+      await event({ title: 'Evening', start_date: '2030-06-10 20:00', end_date: '2030-06-10 23:00' });
+      expect(await titles('start_date=2030-06-10&end_date=2030-06-10')).toEqual(['Inside', 'Evening']);
+      expect(await titles('start_date=2030-06-10 09:00&end_date=2030-06-10 13:00&strict_dates=true')).toEqual(['Inside']);
+      expect(await titles('ends_after=2030-06-10 01:00&starts_before=2030-06-10 11:00&strict_dates=1')).toEqual(['Overlapping', 'Inside']);
+      expect(await titles('starts_after=2030-06-09')).toEqual(['Inside', 'Evening']);
+      const evening = (await t.request('GET', `${EVENTS}?start_date=2030-06-10&end_date=2030-06-10`)).body.events[1].id;
+      expect(await titles(`include=${evening}&start_date=2031-01-01`)).toEqual(['Evening']);
+    });
+
+    it('filters by search, terms with descendants, venue, organizer, featured, parent and geography', async () => {
+      const music = await post(CATEGORIES, { name: 'Music' });
+      const jazz = await post(CATEGORIES, { name: 'Jazz', parent: music.id });
+      const paris = await post(VENUES, { venue: 'Paris hall', geo_lat: 48.8566, geo_lng: 2.3522 });
+      const lyon = await post(VENUES, { venue: 'Lyon hall', geo_lat: 45.764, geo_lng: 4.8357 });
+      const nowhere = await post(VENUES, { venue: 'No coordinates' });
+      const acme = await post(ORGANIZERS, { organizer: 'Acme' });
+      const parent = await event({ title: 'Festival', start_date: '2030-06-01 09:00', categories: [music.id], venue: paris.id, featured: true, description: 'Big summer festival' });
+      await event({ title: 'Jazz set', start_date: '2030-06-01 10:00', categories: [jazz.id], tags: 'late', venue: lyon.id, organizer: acme.id, post_parent: parent.id });
+      await event({ title: 'Lecture', start_date: '2030-06-01 11:00', venue: nowhere.id });
+      await event({ title: 'Hidden', start_date: '2030-06-01 12:00', hide_from_listings: true });
+      expect(await titles(`${WINDOW}`)).toEqual(['Festival', 'Jazz set', 'Lecture']);
+      expect(await titles(`${WINDOW}&search=summer%20big`)).toEqual(['Festival']);
+      expect(await titles(`${WINDOW}&categories=music`)).toEqual(['Festival', 'Jazz set']);
+      expect(await titles(`${WINDOW}&categories=${jazz.id}`)).toEqual(['Jazz set']);
+      expect(await titles(`${WINDOW}&tags=late`)).toEqual(['Jazz set']);
+      expect(await titles(`${WINDOW}&venue=${lyon.id},${nowhere.id}`)).toEqual(['Jazz set', 'Lecture']);
+      expect(await titles(`${WINDOW}&organizer=${acme.id}`)).toEqual(['Jazz set']);
+      expect(await titles(`${WINDOW}&featured=false`)).toEqual(['Jazz set', 'Lecture']);
+      expect(await titles(`${WINDOW}&post_parent=${parent.id}`)).toEqual(['Jazz set']);
+      expect(await titles(`${WINDOW}&geoloc=true`)).toEqual(['Festival', 'Jazz set']);
+      expect(await titles(`${WINDOW}&geoloc=false`)).toEqual(['Lecture']);
+      expect(await titles(`${WINDOW}&geoloc_lat=48.85&geoloc_lng=2.35`)).toEqual(['Festival']);
+      expect(await titles(`${WINDOW}&geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=500`)).toEqual(['Festival', 'Jazz set']);
+      expect(await titles(`${WINDOW}&ticketed=false`)).toEqual(['Festival', 'Jazz set', 'Lecture']);
+      const hidden = (await t.request('GET', `${EVENTS}?${WINDOW}&status=publish`)).body.total;
+      expect(hidden).toBe(3);
+    });
+
+    it('rejects what it cannot match with 400s that name the parameter', async () => {
+      const reply = await t.request('GET', `${EVENTS}?categories=nope&venue=77&organizer=78&post_parent=79&geoloc_lat=10`);
+      expect(reply.status).toBe(400);
+      expect(reply.body.data.params).toEqual({
+        categories: 'must name existing categories by id or slug; unknown: nope',
+        geoloc_lng: 'must be given together with the other coordinate',
+        organizer: 'must list existing organizer ids; unknown: 78',
+        post_parent: 'must be the id of an existing event',
+        venue: 'must list existing venue ids; unknown: 77',
+      });
+      const ticketed = await t.request('GET', `${EVENTS}?ticketed=true`);
+      expect(ticketed.body).toEqual({ code: 'tickets-not-supported', message: 'This service sells no tickets; ticketed=true matches nothing.', data: { status: 400 } });
+      expect((await t.request('GET', `${EVENTS}?status=draft`)).body.data.params).toEqual({ status: 'must be publish for callers who are not logged in' });
+      expect((await t.request('GET', `${EVENTS}?geoloc_radius=0&geoloc_lat=1&geoloc_lng=1`)).body.data.params).toEqual({ geoloc_radius: 'must be a number greater than 0' });
+    });
+
+    it('shows each role what it may see and pages with links that keep the filters', async () => {
+      await event({ title: 'Mine', status: 'draft' }, author.token);
+      await event({ title: 'Theirs', status: 'draft' });
+      for (const title of ['A', 'B', 'C']) await event({ title });
+      expect((await titles(WINDOW)).sort()).toEqual(['A', 'B', 'C']);
+      expect((await titles(WINDOW, author.token)).sort()).toEqual(['A', 'B', 'C', 'Mine']);
+      expect((await titles(`${WINDOW}&status=draft`, editor.token)).sort()).toEqual(['Mine', 'Theirs']);
+      const page = await t.request('GET', `${EVENTS}?${WINDOW}&per_page=2&page=2`);
+      const link = (n: number) => `${API}/events?per_page=2&strict_dates=false&start_date=2030-01-01%2000%3A00%3A00&end_date=2031-12-31%2023%3A59%3A59&page=${n}`;
+      expect(page.body).toMatchObject({ rest_url: link(2), previous_rest_url: link(1), total: 3, total_pages: 2 });
+      expect((await t.request('GET', `${EVENTS}?${WINDOW}&per_page=2&page=3`)).body.code).toBe('event-archive-page-not-found');
+    });
+
+    it('runs the same number of queries whatever per_page is', async () => {
+      const venue = await post(VENUES, { venue: 'Hall' });
+      const organizer = await post(ORGANIZERS, { organizer: 'Acme' });
+      for (let i = 0; i < 12; i++) await event({ title: `E${i}`, venue: venue.id, organizer: organizer.id, categories: 'Music', tags: `t${i}`, image: `https://img.example/${i}.png` });
+      const queriesFor = async (perPage: number) => {
+        const before = queryCounter.count;
+        const reply = await t.request('GET', `${EVENTS}?${WINDOW}&per_page=${perPage}`);
+        expect(reply.body.events).toHaveLength(perPage);
+        return queryCounter.count - before;
+      };
+      const one = await queriesFor(1);
+      expect(await queriesFor(12)).toBe(one);
+      expect(one).toBeLessThanOrEqual(12);
+    });
+  });
+
+  describe('what venues, organizers and terms learn from events', () => {
+    it('counts published events per term and answers the post/event and has_events filters', async () => {
+      const hall = await post(VENUES, { venue: 'Hall' });
+      const empty = await post(VENUES, { venue: 'Empty' });
+      const acme = await post(ORGANIZERS, { organizer: 'Acme' });
+      const gig = await event({ title: 'Gig', categories: 'Music', tags: 'loud', venue: hall.id, organizer: acme.id });
+      await event({ title: 'Draft', status: 'draft', categories: 'Music' });
+      const music = (await t.request('GET', CATEGORIES)).body.categories;
+      expect(music.map((term: { name: string; count: number }) => [term.name, term.count])).toEqual([['Music', 1]]);
+      expect((await t.request('GET', `${TAGS}?event=${gig.id}`)).body.tags.map((term: { name: string }) => term.name)).toEqual(['loud']);
+      expect((await t.request('GET', `${CATEGORIES}?post=${gig.id}&hide_empty=0`)).body.total).toBe(1);
+      const venueNames = async (query: string) => (await t.request('GET', `${VENUES}?${query}`)).body.venues.map((venue: { venue: string }) => venue.venue);
+      expect(await venueNames(`event=${gig.id}`)).toEqual(['Hall']);
+      expect(await venueNames('has_events=true')).toEqual(['Hall']);
+      expect(await venueNames('has_events=false')).toEqual(['Empty', 'Hall'].filter((name) => name === 'Empty'));
+      expect(await venueNames('only_with_upcoming=true')).toEqual(['Hall']);
+      expect((await t.request('GET', `${ORGANIZERS}?event=${gig.id}`)).body.organizers.map((o: { organizer: string }) => o.organizer)).toEqual(['Acme']);
+      await t.request('DELETE', `${EVENTS}/${gig.id}`, { token: editor.token });
+      expect(await venueNames('has_events=true')).toEqual([]);
+      expect((await t.request('GET', CATEGORIES)).body.total).toBe(0);
+      expect(empty.venue).toBe('Empty');
+      const deleted = await t.request('DELETE', `${CATEGORIES}/${music[0].id}`, { token: editor.token });
+      expect(deleted.status).toBe(200);
+      expect((await t.request('GET', `${EVENTS}/${gig.id}`, { token: editor.token })).body.categories).toEqual([]);
+    });
+  });
+});
