@@ -182,6 +182,11 @@ describe('events (SPEC §4)', () => {
         expect(reply.status).toBe(200);
         expect(reply.body).toMatchObject({ title, cost: '$15', website: 'https://c.example', featured: true, start_date: '2030-06-01 19:00:00', status: 'publish' });
       }
+      const computed = await t.request('PATCH', `${EVENTS}/${created.id}`, {
+        token: editor.token,
+        json: { utc_start_date: '2001-01-01 00:00:00', timezone_abbr: 'XYZ', cost_details: { values: [1] }, url: 'https://elsewhere.example', rest_url: 'x' },
+      });
+      expect(computed.body).toMatchObject({ utc_start_date: '2030-06-01 19:00:00', timezone_abbr: 'UTC', cost_details: { values: [15] }, url: `${ORIGIN}/event/concert/` });
       const cleared = await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { cost: '', website: '' } });
       expect(cleared.body).toMatchObject({ cost: '', website: '', cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] } });
       const moved = await t.request('PATCH', `${EVENTS}/${created.id}`, { token: editor.token, json: { timezone: 'Europe/Paris' } });
