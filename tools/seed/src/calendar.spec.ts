@@ -1,0 +1,35 @@
+import { eventBatch, sizesFor, termRows } from './calendar';
+import { Random } from './random';
+
+const context = { authorIds: [1, 2], venueIds: [1, 20] as [number, number], organizerIds: [1, 10] as [number, number], categoryIds: [1, 2, 3], tagIds: [4, 5, 6] };
+
+describe('the seeded calendar', () => {
+  it('is the same for the same seed and different for another', () => {
+    const a = eventBatch(new Random(7), 1, 0, 50, context);
+    const b = eventBatch(new Random(7), 1, 0, 50, context);
+    const c = eventBatch(new Random(8), 1, 0, 50, context);
+    expect(a).toEqual(b);
+    expect(a.events).not.toEqual(c.events);
+  });
+
+  it('spreads events over statuses, time zones, translations and links with unique slugs', () => {
+    const batch = eventBatch(new Random(1), 1, 0, 2000, context);
+    const statuses = new Set(batch.events.map((event) => event.status));
+    expect([...statuses].sort()).toEqual(['draft', 'future', 'pending', 'private', 'publish', 'trash']);
+    expect(new Set(batch.events.map((event) => event.timezone)).size).toBeGreaterThan(4);
+    expect(new Set(batch.translations.map((row) => row.lang))).toEqual(new Set(['en', 'fr', 'zh-hans']));
+    const slugs = batch.translations.map((row) => `${row.lang}/${row.slug}`);
+    expect(new Set(slugs).size).toBe(slugs.length);
+    expect(batch.events.some((event) => event.featured)).toBe(true);
+    expect(batch.events.some((event) => event.password_hash !== null)).toBe(true);
+    expect(batch.venues.length).toBeGreaterThan(1500);
+    expect(batch.terms.every((row) => [1, 2, 3, 4, 5, 6].includes(row.term_id as number))).toBe(true);
+  });
+
+  it('sizes venues, organizers and tags from the number of events, and builds a category tree', () => {
+    expect(sizesFor(100_000)).toEqual({ events: 100_000, venues: 2000, organizers: 1000, tags: 500 });
+    const terms = termRows(1, 3);
+    expect(terms.terms.filter((row) => row.taxonomy === 'category' && row.parent_id !== 0).length).toBeGreaterThan(5);
+    expect(terms.tagIds).toHaveLength(3);
+  });
+});

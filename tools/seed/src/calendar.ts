@@ -1,0 +1,205 @@
+import { slugFromText } from '@calendar/i18n';
+import { Random } from './random';
+
+/*
+ * The shape of a realistic calendar, generated row by row: plain rows keyed by column, ready for batched inserts.
+ * Everything derives from the seed, so two runs with the same seed produce the same database.
+ */
+
+const ADJECTIVES = ['Summer', 'Winter', 'Late', 'Open', 'Grand', 'Little', 'Midnight', 'Sunday', 'Jazz', 'Spring', 'Autumn', 'Electric', 'Acoustic', 'Family', 'Harbour'];
+const NOUNS = ['Festival', 'Concert', 'Market', 'Workshop', 'Lecture', 'Screening', 'Tour', 'Fair', 'Recital', 'Meetup', 'Exhibition', 'Party', 'Tasting', 'Run', 'Session'];
+const FRENCH_NOUNS = ['Festival', 'Concert', 'Marché', 'Atelier', 'Conférence', 'Projection', 'Visite', 'Foire', 'Récital', 'Rencontre', 'Exposition', 'Fête', 'Dégustation', 'Course', 'Séance'];
+const CHINESE_NOUNS = ['音乐节', '音乐会', '市集', '工作坊', '讲座', '放映', '导览', '博览会', '独奏会', '聚会', '展览', '派对', '品鉴', '跑步', '活动'];
+const CITIES: [string, string, string, number, number][] = [
+  ['Paris', 'France', 'Europe/Paris', 48.8566, 2.3522],
+  ['Lyon', 'France', 'Europe/Paris', 45.764, 4.8357],
+  ['New York', 'United States', 'America/New_York', 40.7128, -74.006],
+  ['Boston', 'United States', 'America/New_York', 42.3601, -71.0589],
+  ['Shanghai', 'China', 'Asia/Shanghai', 31.2304, 121.4737],
+  ['Sydney', 'Australia', 'Australia/Sydney', -33.8688, 151.2093],
+  ['London', 'United Kingdom', 'Europe/London', 51.5072, -0.1276],
+  ['Hong Kong', 'China', 'Asia/Hong_Kong', 22.3193, 114.1694],
+];
+const CATEGORY_TREE: [string, string[]][] = [
+  ['Music', ['Jazz', 'Rock', 'Classical', 'Electronic']],
+  ['Arts', ['Theatre', 'Dance', 'Painting']],
+  ['Food', ['Wine', 'Street food']],
+  ['Sports', ['Running', 'Cycling']],
+  ['Learning', ['Science', 'History', 'Languages']],
+  ['Family', []],
+];
+
+export interface Sizes {
+  events: number;
+  venues: number;
+  organizers: number;
+  tags: number;
+}
+
+export function sizesFor(events: number): Sizes {
+  return { events, venues: Math.max(20, Math.round(events / 50)), organizers: Math.max(10, Math.round(events / 100)), tags: Math.max(20, Math.min(500, Math.round(events / 200))) };
+}
+
+type Row = Record<string, unknown>;
+
+export function utc(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
+}
+
+const NOW = Date.UTC(2026, 10, 1);
+
+export interface TermRows {
+  terms: Row[];
+  translations: Row[];
+  categoryIds: number[];
+  tagIds: number[];
+}
+
+export function termRows(startId: number, tags: number): TermRows {
+  const terms: Row[] = [];
+  const translations: Row[] = [];
+  const categoryIds: number[] = [];
+  const tagIds: number[] = [];
+  let id = startId;
+  const add = (taxonomy: string, name: string, parent: number, slug: string) => {
+    terms.push({ id, taxonomy, parent_id: parent, original_lang: 'en', event_count: 0, created_at: utc(new Date(NOW)), modified_at: utc(new Date(NOW)) });
+    translations.push({ term_id: id, taxonomy, lang: 'en', name, slug, description: null });
+    return id++;
+  };
+  for (const [top, children] of CATEGORY_TREE) {
+    const parent = add('category', top, 0, slugFromText(top));
+    categoryIds.push(parent);
+    for (const child of children) categoryIds.push(add('category', child, parent, slugFromText(child)));
+  }
+  for (let i = 1; i <= tags; i++) tagIds.push(add('tag', `Tag ${i}`, 0, `tag-${i}`));
+  return { terms, translations, categoryIds, tagIds };
+}
+
+function record(random: Random, id: number, authorId: number, status = 'publish'): Row {
+  const published = new Date(NOW - random.int(0, 3 * 365) * 86_400_000);
+  return { id, author_id: authorId, status, previous_status: null, original_lang: 'en', image_id: null, published_at: utc(published), created_at: utc(published), modified_at: utc(published) };
+}
+
+export function venueRows(random: Random, startId: number, count: number, authorId: number): { venues: Row[]; translations: Row[] } {
+  const venues: Row[] = [];
+  const translations: Row[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = startId + i;
+    const [city, country, , lat, lng] = random.pick(CITIES);
+    const located = random.chance(0.6);
+    venues.push({
+      ...record(random, id, authorId),
+      address: `${random.int(1, 200)} ${random.pick(NOUNS)} Street`,
+      city,
+      country,
+      province: '',
+      state: '',
+      zip: String(random.int(10000, 99999)),
+      phone: '',
+      stateprovince: '',
+      website: '',
+      show_map: true,
+      show_map_link: true,
+      geo_lat: located ? lat + (random.next() - 0.5) / 5 : null,
+      geo_lng: located ? lng + (random.next() - 0.5) / 5 : null,
+    });
+    const name = `${city} ${random.pick(NOUNS)} Hall ${id}`;
+    translations.push({ venue_id: id, lang: 'en', name, slug: slugFromText(name), description: null });
+  }
+  return { venues, translations };
+}
+
+export function organizerRows(random: Random, startId: number, count: number, authorId: number): { organizers: Row[]; translations: Row[] } {
+  const organizers: Row[] = [];
+  const translations: Row[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = startId + i;
+    const name = `${random.pick(ADJECTIVES)} ${random.pick(NOUNS)} Company ${id}`;
+    organizers.push({ ...record(random, id, authorId), phone: `+1 555 ${String(id).padStart(4, '0')}`, website: `https://organizer${id}.example`, email: `hello@organizer${id}.example` });
+    translations.push({ organizer_id: id, lang: 'en', name, slug: slugFromText(name), description: null });
+  }
+  return { organizers, translations };
+}
+
+const STATUSES: [string, number][] = [
+  ['publish', 0.9],
+  ['draft', 0.03],
+  ['pending', 0.02],
+  ['private', 0.02],
+  ['future', 0.01],
+  ['trash', 0.02],
+];
+
+function status(random: Random): string {
+  let roll = random.next();
+  for (const [name, share] of STATUSES) {
+    if (roll < share) return name;
+    roll -= share;
+  }
+  return 'publish';
+}
+
+export interface EventBatch {
+  events: Row[];
+  translations: Row[];
+  venues: Row[];
+  organizers: Row[];
+  terms: Row[];
+}
+
+export interface EventContext {
+  authorIds: number[];
+  venueIds: [number, number];
+  organizerIds: [number, number];
+  categoryIds: number[];
+  tagIds: number[];
+}
+
+/** Events `from` .. `to` - 1 (ids `startId + n`), spread from three years back to three years ahead. */
+export function eventBatch(random: Random, startId: number, from: number, to: number, context: EventContext): EventBatch {
+  const batch: EventBatch = { events: [], translations: [], venues: [], organizers: [], terms: [] };
+  for (let n = from; n < to; n++) {
+    const id = startId + n;
+    const [, , zone] = random.pick(CITIES);
+    const startMs = NOW + (random.int(-3 * 365, 3 * 365) * 24 + random.int(8, 21)) * 3_600_000;
+    const allDay = random.chance(0.05);
+    const endMs = startMs + (allDay ? random.int(0, 2) * 86_400_000 : random.int(1, 4) * 3_600_000);
+    const adjective = random.pick(ADJECTIVES);
+    const noun = random.int(0, NOUNS.length - 1);
+    const title = `${adjective} ${NOUNS[noun]} ${id}`;
+    const cost = random.chance(0.3) ? 'Free' : random.chance(0.5) ? `$${random.int(5, 80)}` : `${random.int(5, 60)} €`;
+    batch.events.push({
+      ...record(random, id, random.pick(context.authorIds), status(random)),
+      timezone: zone,
+      all_day: allDay,
+      start_utc: utc(new Date(startMs)),
+      end_utc: utc(new Date(endMs)),
+      cost,
+      website: '',
+      show_map: true,
+      show_map_link: true,
+      hide_from_listings: random.chance(0.02),
+      sticky: random.chance(0.01),
+      featured: random.chance(0.05),
+      post_parent: 0,
+      password_hash: random.chance(0.01) ? 'c2VlZA==:c2VlZHNlZWRzZWVkc2VlZHNlZWRzZWVkc2VlZHNlZWQ=' : null,
+    });
+    batch.translations.push({ event_id: id, lang: 'en', name: title, slug: slugFromText(title), description: `<p>${title}: an event of the seeded calendar.</p>`, excerpt: null });
+    if (random.chance(0.3)) {
+      const name = `${FRENCH_NOUNS[noun]} ${id}`;
+      batch.translations.push({ event_id: id, lang: 'fr', name, slug: slugFromText(name), description: `<p>${name}</p>`, excerpt: null });
+    }
+    if (random.chance(0.1)) {
+      const name = `${CHINESE_NOUNS[noun]} ${id}`;
+      batch.translations.push({ event_id: id, lang: 'zh-hans', name, slug: `${slugFromText(name)}`, description: null, excerpt: null });
+    }
+    if (random.chance(0.85)) batch.venues.push({ event_id: id, venue_id: random.int(...context.venueIds), position: 0 });
+    const first = random.int(...context.organizerIds);
+    batch.organizers.push({ event_id: id, organizer_id: first, position: 0 });
+    if (random.chance(0.3) && first < context.organizerIds[1]) batch.organizers.push({ event_id: id, organizer_id: first + 1, position: 1 });
+    const terms = new Set<number>([random.pick(context.categoryIds)]);
+    for (let k = random.int(0, 3); k > 0; k--) terms.add(random.pick(context.tagIds));
+    [...terms].forEach((term_id, position) => batch.terms.push({ event_id: id, term_id, position }));
+  }
+  return batch;
+}

@@ -1,0 +1,103 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '@calendar/shared/config';
+import { buildDataSourceOptions } from '@calendar/shared/database';
+import { DataSource, EntityManager } from 'typeorm';
+import { eventBatch, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
+import { Random } from './random';
+
+/*
+ * Fills the database of DATABASE_URL with a realistic calendar, through the service's own migrations and
+ * tables, in batched multi-row inserts: `npm run seed -- --events 100000 [--seed 1] [--batch 500]`.
+ */
+
+const USAGE = 'Usage: npm run seed -- [--events N (default 100000)] [--seed S (default 1)] [--batch B (default 500)]';
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer\n${USAGE}`);
+  return Number(value);
+}
+
+async function insertRows(manager: EntityManager, table: string, rows: Record<string, unknown>[], batch: number): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]);
+  for (let offset = 0; offset < rows.length; offset += batch) {
+    const chunk = rows.slice(offset, offset + batch);
+    const placeholders = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+    const params = chunk.flatMap((row) => columns.map((column) => (typeof row[column] === 'boolean' ? (row[column] ? 1 : 0) : row[column])));
+    await manager.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${placeholders}`, params);
+  }
+}
+
+async function nextId(dataSource: DataSource, table: string): Promise<number> {
+  const [row] = await dataSource.query(`SELECT MAX(id) AS id FROM ${table}`);
+  return Number(row?.id ?? 0) + 1;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { events: { type: 'string' }, seed: { type: 'string' }, batch: { type: 'string' } }, strict: true });
+  const events = positive('events', values.events, 100_000);
+  const seed = positive('seed', values.seed, 1);
+  const batch = positive('batch', values.batch, 500);
+  const config = loadConfig();
+  const dataSource = new DataSource(buildDataSourceOptions(config.database));
+  await dataSource.initialize();
+  const started = Date.now();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+    const random = new Random(seed);
+    const sizes = sizesFor(events);
+    const now = utc(new Date());
+
+    const firstUser = await nextId(dataSource, 'users');
+    const users = Array.from({ length: 5 }, (_, i) => ({ id: firstUser + i, login: `seed-${seed}-author-${firstUser + i}`, role: i === 0 ? 'editor' : 'author', created_at: now }));
+    const terms = termRows(await nextId(dataSource, 'terms'), sizes.tags);
+    const venueStart = await nextId(dataSource, 'venues');
+    const venues = venueRows(random, venueStart, sizes.venues, users[0].id);
+    const organizerStart = await nextId(dataSource, 'organizers');
+    const organizers = organizerRows(random, organizerStart, sizes.organizers, users[0].id);
+    await dataSource.transaction(async (manager) => {
+      await insertRows(manager, 'users', users, batch);
+      await insertRows(manager, 'terms', terms.terms, batch);
+      await insertRows(manager, 'term_translations', terms.translations, batch);
+      await insertRows(manager, 'venues', venues.venues, batch);
+      await insertRows(manager, 'venue_translations', venues.translations, batch);
+      await insertRows(manager, 'organizers', organizers.organizers, batch);
+      await insertRows(manager, 'organizer_translations', organizers.translations, batch);
+    });
+
+    const eventStart = await nextId(dataSource, 'events');
+    const context = {
+      authorIds: users.map((user) => user.id),
+      venueIds: [venueStart, venueStart + sizes.venues - 1] as [number, number],
+      organizerIds: [organizerStart, organizerStart + sizes.organizers - 1] as [number, number],
+      categoryIds: terms.categoryIds,
+      tagIds: terms.tagIds,
+    };
+    const step = batch * 4;
+    for (let from = 0; from < events; from += step) {
+      const rows = eventBatch(random, eventStart, from, Math.min(events, from + step), context);
+      await dataSource.transaction(async (manager) => {
+        await insertRows(manager, 'events', rows.events, batch);
+        await insertRows(manager, 'event_translations', rows.translations, batch);
+        await insertRows(manager, 'event_venues', rows.venues, batch);
+        await insertRows(manager, 'event_organizers', rows.organizers, batch);
+        await insertRows(manager, 'event_terms', rows.terms, batch);
+      });
+      if (process.stderr.isTTY) process.stderr.write(`\r${Math.min(events, from + step)} / ${events} events`);
+    }
+    await dataSource.query(
+      `UPDATE terms SET event_count = (SELECT COUNT(*) FROM event_terms et INNER JOIN events e ON e.id = et.event_id WHERE et.term_id = terms.id AND e.status = 'publish')`,
+    );
+    const seconds = Math.round((Date.now() - started) / 100) / 10;
+    process.stdout.write(`${JSON.stringify({ database: config.database.type, seed, events, venues: sizes.venues, organizers: sizes.organizers, tags: sizes.tags, seconds })}\n`);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: Error) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : `seed failed: ${error.message}`}\n`);
+  process.exitCode = 1;
+});
