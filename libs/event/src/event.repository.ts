@@ -50,11 +50,15 @@ export class EventRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private filtered(filter: EventListFilter): SelectQueryBuilder<EventEntity> {
-    const qb = this.dataSource
-      .getRepository(EventEntity)
-      .createQueryBuilder('e')
-      .leftJoin(EventTranslationEntity, 'tl', 'tl.event_id = e.id AND tl.lang = :language', { language: filter.language })
-      .innerJoin(EventTranslationEntity, 'tor', 'tor.event_id = e.id AND tor.lang = e.original_lang');
+    const qb = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
+    if (filter.words?.length) {
+      // The texts are joined only to search them: the other filters are served by indexes on events alone.
+      qb.leftJoin(EventTranslationEntity, 'tl', 'tl.event_id = e.id AND tl.lang = :language', { language: filter.language }).innerJoin(
+        EventTranslationEntity,
+        'tor',
+        'tor.event_id = e.id AND tor.lang = e.original_lang',
+      );
+    }
     applyVisibility(qb, 'e', filter.caller, filter.statuses);
     if (filter.include) {
       qb.andWhere('e.id IN (:...include)', { include: filter.include });

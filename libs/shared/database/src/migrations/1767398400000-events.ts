@@ -51,8 +51,8 @@ export class Events1767398400000 implements MigrationInterface {
           { name: 'password_hash', type: 'varchar', length: '200', isNullable: true },
         ],
         indices: [
-          { name: 'ix_events_listing', columnNames: ['status', 'hide_from_listings', 'start_utc', 'id'] },
-          { name: 'ix_events_start', columnNames: ['start_utc', 'id'] },
+          { name: 'ix_events_listing', columnNames: ['status', 'hide_from_listings', 'start_utc', 'id', 'end_utc'] },
+          { name: 'ix_events_start', columnNames: ['start_utc', 'id', 'end_utc'] },
           { name: 'ix_events_end', columnNames: ['end_utc'] },
           { name: 'ix_events_featured', columnNames: ['featured', 'start_utc'] },
           { name: 'ix_events_parent', columnNames: ['post_parent'] },
