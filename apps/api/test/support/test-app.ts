@@ -48,14 +48,14 @@ export interface TestApp {
  * The real application, through the same `createApp`/`bootstrap` as `main.ts`, on a database of its own
  * (SQLite in memory or a new MySQL database, per E2E_ENGINE).
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase(ENGINE);
+export async function startTestApp(env: Record<string, string> = {}, options: { logger?: Logger; database?: TestDatabase } = {}): Promise<TestApp> {
+  const database: TestDatabase = options.database ?? (await createTestDatabase(ENGINE));
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
   let app: NestFastifyApplication;
   try {
     app = await createApp(config, options.logger ?? createLogger(process.env['E2E_LOG_LEVEL'] ?? 'silent'));
   } catch (error) {
-    await database.drop();
+    if (!options.database) await database.drop();
     throw error;
   }
   const dataSource = app.get(DataSource);
@@ -91,7 +91,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     reset: () => resetDatabase(dataSource),
     async close() {
       await app.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }

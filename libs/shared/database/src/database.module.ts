@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from './data-source-options';
+import { DataVersionSource } from '@calendar/shared/http';
+import { DatabaseDataVersion } from './data-version';
 import { HealthController } from './health.controller';
 import { TransactionRunner } from './transaction';
 
@@ -27,8 +29,11 @@ export class DatabaseModule {
         }),
       ],
       controllers: [HealthController],
-      providers: [{ provide: TransactionRunner, inject: [DataSource], useFactory: (dataSource: DataSource) => new TransactionRunner(dataSource) }],
-      exports: [TransactionRunner],
+      providers: [
+        { provide: TransactionRunner, inject: [DataSource], useFactory: (dataSource: DataSource) => new TransactionRunner(dataSource) },
+        { provide: DataVersionSource, useClass: DatabaseDataVersion },
+      ],
+      exports: [TransactionRunner, DataVersionSource],
     };
   }
 }

@@ -3,3 +3,4 @@ export * from './database.module';
 export * from './transaction';
 export { MIGRATIONS } from './migrations';
 export * from './query-counter';
+export * from './data-version';

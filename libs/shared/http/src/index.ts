@@ -15,3 +15,4 @@ export * from './validation.pipe';
 export * from './http.module';
 export * from './localized.dto';
 export * from './discovery';
+export * from './response-cache';

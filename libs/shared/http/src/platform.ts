@@ -12,6 +12,7 @@ import { applyCaching } from './caching';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
 import { ListInterceptor } from './list';
+import { DataVersionSource, ResponseCacheInterceptor } from './response-cache';
 import { mergeRequestParams } from './params';
 import { requestOrigin } from './request-context';
 import { RouteRegistry } from './route-registry';
@@ -112,6 +113,7 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.setGlobalPrefix(config.apiRoot, { exclude: OPERATIONAL_PATHS.map((path) => ({ path, method: RequestMethod.GET })) });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
-  app.useGlobalInterceptors(new ListInterceptor());
+  // The response cache is outermost: it stores what the list interceptor renders, headers included.
+  app.useGlobalInterceptors(new ResponseCacheInterceptor(app.get(DataVersionSource), OPERATIONAL_PATHS.map((path) => `/${path}`)), new ListInterceptor());
   return routes;
 }

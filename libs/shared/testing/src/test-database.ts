@@ -34,8 +34,12 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   };
 }
 
-/** Empties every table but the migration history, and restarts ids at 1, so that each test starts clean. */
+/**
+ * Empties every table but the migration history, and restarts ids at 1, so that each test starts clean; the
+ * data version moves on, as after any write, so no cache serves what was there before.
+ */
 export async function resetDatabase(dataSource: DataSource): Promise<void> {
+  await bumpDataVersion(dataSource);
   const tables = dataSource.entityMetadatas.map((metadata) => metadata.tableName);
   if (dataSource.options.type === 'mysql') {
     await dataSource.transaction(async (manager) => {
@@ -57,4 +61,12 @@ export async function createMigratedSqlite(entities: DataSourceOptions['entities
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
   return dataSource;
+}
+
+async function bumpDataVersion(dataSource: DataSource): Promise<void> {
+  const exists =
+    dataSource.options.type === 'mysql'
+      ? (await dataSource.query(`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'data_version'`))[0].n > 0
+      : (await dataSource.query(`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'data_version'`))[0].n > 0;
+  if (exists) await dataSource.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
 }

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
+import { ENGINE, startTestApp, TestApp } from './support/test-app';
+
+const NS = '/wp-json/calendar/events/v1';
+
+describe('cached anonymous reads stay correct (SPEC §10, §11.16)', () => {
+  let t: TestApp;
+  let editor: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.reset();
+    editor = (await t.user('editor')).token;
+  });
+
+  it('shows every write on the next read of every list and single route, with a new ETag', async () => {
+    const create = async (path: string, json: Record<string, unknown>) => (await t.request('POST', `${NS}/${path}`, { token: editor, json })).body;
+    const venue = await create('venues', { venue: 'Hall' });
+    const organizer = await create('organizers', { organizer: 'Acme' });
+    const category = await create('categories', { name: 'Music' });
+    const tag = await create('tags', { name: 'Loud' });
+    const event = await create('events', { title: 'Gig', start_date: '2030-01-01 20:00', end_date: '2030-01-01 22:00', categories: category.id, tags: tag.id });
+    const routes: [string, string, Record<string, unknown>, (body: any) => unknown][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+      [`events?start_date=2030-01-01&end_date=2030-12-31`, `events/${event.id}`, { title: 'Gig, renamed' }, (body) => body.events[0].title],
+      [`events/${event.id}`, `events/${event.id}`, { title: 'Gig, again' }, (body) => body.title],
+      ['venues', `venues/${venue.id}`, { venue: 'Hall, renamed' }, (body) => body.venues[0].venue],
+      [`venues/${venue.id}`, `venues/${venue.id}`, { venue: 'Hall, again' }, (body) => body.venue],
+      ['organizers', `organizers/${organizer.id}`, { organizer: 'Acme, renamed' }, (body) => body.organizers[0].organizer],
+      [`organizers/${organizer.id}`, `organizers/${organizer.id}`, { organizer: 'Acme, again' }, (body) => body.organizer],
+      ['categories', `categories/${category.id}`, { name: 'Music, renamed' }, (body) => body.categories[0].name],
+      [`categories/${category.id}`, `categories/${category.id}`, { name: 'Music, again' }, (body) => body.name],
+      ['tags', `tags/${tag.id}`, { name: 'Loud, renamed' }, (body) => body.tags[0].name],
+      [`tags/${tag.id}`, `tags/${tag.id}`, { name: 'Loud, again' }, (body) => body.name],
+    ];
+    for (const [read, write, change, pick] of routes) {
+      const before = await t.request('GET', `${NS}/${read}`);
+      const cached = await t.request('GET', `${NS}/${read}`);
+      expect(cached.body).toEqual(before.body);
+      expect(cached.headers['etag']).toBe(before.headers['etag']);
+      const written = await t.request('PATCH', `${NS}/${write}`, { token: editor, json: change });
+      expect(written.status).toBe(200);
+      const after = await t.request('GET', `${NS}/${read}`);
+      expect(pick(after.body)).toBe(Object.values(change)[0]);
+      expect(after.headers['etag']).not.toBe(before.headers['etag']);
+    }
+  });
+
+  it('keeps the list headers on cached answers', async () => {
+    for (const name of ['A', 'B', 'C']) await t.request('POST', `${NS}/tags`, { token: editor, json: { name } });
+    const first = await t.request('GET', `${NS}/tags?hide_empty=0&per_page=1&page=2`);
+    const cached = await t.request('GET', `${NS}/tags?hide_empty=0&per_page=1&page=2`);
+    for (const header of ['x-wp-total', 'x-wp-totalpages', 'x-tec-total', 'x-tec-totalpages', 'link']) expect(cached.headers[header]).toBe(first.headers[header]);
+    expect(cached.headers['x-wp-total']).toBe('3');
+  });
+});
+
+describe('several instances on one database', () => {
+  let database: TestDatabase;
+  let directory: string;
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'calendar-instances-'));
+    database = ENGINE === 'sqlite' ? { url: `sqlite:${join(directory, 'shared.sqlite')}`, drop: async () => undefined } : await createTestDatabase('mysql');
+    a = await startTestApp({}, { database });
+    b = await startTestApp({}, { database });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await database.drop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('shows a write through one instance on the next read through the other', async () => {
+    const editor = await a.user('editor', 'shared-editor');
+    const tag = (await a.request('POST', `${NS}/tags`, { token: editor.token, json: { name: 'First' } })).body;
+    expect((await a.request('GET', `${NS}/tags/${tag.id}`)).body.name).toBe('First');
+    expect((await a.request('GET', `${NS}/tags/${tag.id}`)).body.name).toBe('First');
+    const renamed = await b.request('PATCH', `${NS}/tags/${tag.id}`, { token: editor.token, json: { name: 'Second' } });
+    expect(renamed.status).toBe(200);
+    expect((await a.request('GET', `${NS}/tags/${tag.id}`)).body.name).toBe('Second');
+  });
+});

@@ -1,0 +1,92 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { from, Observable, of, switchMap, tap } from 'rxjs';
+
+/** Where the current data version comes from (the database; every write transaction moves it on). */
+export abstract class DataVersionSource {
+  abstract current(): Promise<number>;
+}
+
+/** Headers a cached list response must carry again. */
+const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link'];
+
+interface Entry {
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** A bounded least-recently-used map. */
+export class LruCache<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** The cache key: data version, minute (for "now"-relative answers), host and the whole URL. */
+export function cacheKey(version: number, now: number, request: Pick<FastifyRequest, 'originalUrl' | 'headers'>): string {
+  // The original URL: the language base is part of it (routing strips it from `url`).
+  return `${version}|${Math.floor(now / 60_000)}|${request.headers.host ?? ''}|${request.originalUrl}`;
+}
+
+/**
+ * Caches the answers to anonymous GETs in process, keyed by the data version read from the database on every
+ * request: a write through any instance is visible to the next read through every instance (SPEC §11.16).
+ * Authenticated callers are never served from it. The key also holds the minute, so answers relative to
+ * "now" (the default date window, `only_with_upcoming`) are at most a minute old.
+ */
+@Injectable()
+export class ResponseCacheInterceptor implements NestInterceptor {
+  private readonly cache = new LruCache<Entry>(1000);
+
+  constructor(
+    private readonly versions: DataVersionSource,
+    /** Path prefixes never cached (liveness and readiness must not depend on the database). */
+    private readonly skipped: string[] = [],
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    if (request.method !== 'GET' || request.caller || this.skipped.some((prefix) => request.url.startsWith(prefix))) return next.handle();
+    return from(this.versions.current()).pipe(
+      switchMap((version) => {
+        const key = cacheKey(version, Date.now(), request);
+        const hit = this.cache.get(key);
+        if (hit) {
+          for (const [name, value] of Object.entries(hit.headers)) reply.header(name, value);
+          return of(hit.body);
+        }
+        return next.handle().pipe(
+          tap((body) => {
+            if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return;
+            const headers: Record<string, string> = {};
+            for (const name of KEPT_HEADERS) {
+              const value = reply.getHeader(name);
+              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+            }
+            this.cache.set(key, { body, headers });
+          }),
+        );
+      }),
+    );
+  }
+}
