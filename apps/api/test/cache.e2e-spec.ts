@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { queryCounter } from '@calendar/shared/database';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
@@ -48,6 +49,20 @@ describe('cached anonymous reads stay correct (SPEC §10, §11.16)', () => {
       expect(pick(after.body)).toBe(Object.values(change)[0]);
       expect(after.headers['etag']).not.toBe(before.headers['etag']);
     }
+  });
+
+  it('computes one answer for identical requests that arrive together', async () => {
+    for (const name of ['A', 'B']) await t.request('POST', `${NS}/tags`, { token: editor, json: { name } });
+    const measure = async (requests: number, query: string) => {
+      const before = queryCounter.count;
+      const replies = await Promise.all(Array.from({ length: requests }, () => t.request('GET', `${NS}/tags?hide_empty=0&${query}`)));
+      replies.forEach((reply) => expect(reply.body).toEqual(replies[0].body));
+      return queryCounter.count - before;
+    };
+    const one = await measure(1, 'search=a');
+    const five = await measure(5, 'search=b');
+    expect(one).toBeGreaterThan(2);
+    expect(five).toBeLessThanOrEqual(one + 4);
   });
 
   it('keeps the list headers on cached answers', async () => {

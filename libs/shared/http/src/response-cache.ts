@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { from, Observable, of, switchMap, tap } from 'rxjs';
+import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
 /** Where the current data version comes from (the database; every write transaction moves it on). */
 export abstract class DataVersionSource {
@@ -56,6 +56,8 @@ export function cacheKey(version: number, now: number, request: Pick<FastifyRequ
 @Injectable()
 export class ResponseCacheInterceptor implements NestInterceptor {
   private readonly cache = new LruCache<Entry>(1000);
+  /** Answers being computed: identical requests arriving meanwhile wait for the same one (no stampede). */
+  private readonly inFlight = new Map<string, Promise<{ body: unknown; entry: Entry | null }>>();
 
   constructor(
     private readonly versions: DataVersionSource,
@@ -75,15 +77,31 @@ export class ResponseCacheInterceptor implements NestInterceptor {
           for (const [name, value] of Object.entries(hit.headers)) reply.header(name, value);
           return of(hit.body);
         }
-        return next.handle().pipe(
-          tap((body) => {
-            if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return;
-            const headers: Record<string, string> = {};
-            for (const name of KEPT_HEADERS) {
-              const value = reply.getHeader(name);
-              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-            }
-            this.cache.set(key, { body, headers });
+        let pending = this.inFlight.get(key);
+        if (!pending) {
+          pending = lastValueFrom(next.handle(), { defaultValue: undefined })
+            .then((body) => {
+              if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
+              const headers: Record<string, string> = {};
+              for (const name of KEPT_HEADERS) {
+                const value = reply.getHeader(name);
+                if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+              }
+              const entry = { body, headers };
+              this.cache.set(key, entry);
+              return { body, entry };
+            })
+            .finally(() => this.inFlight.delete(key));
+          this.inFlight.set(key, pending);
+          // The request that computes the answer already carries its headers.
+          return from(pending).pipe(map((result) => result.body));
+        }
+        return from(pending).pipe(
+          switchMap(({ entry }) => {
+            // An answer that is not cached (HTML, files) is computed by each request itself.
+            if (!entry) return next.handle();
+            for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
+            return of(entry.body);
           }),
         );
       }),
