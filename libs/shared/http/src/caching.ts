@@ -9,6 +9,11 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
+/** A strong ETag: a digest of the exact body. */
+export function strongEtag(payload: string | Buffer): string {
+  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+}
+
 /**
  * Strong ETags on successful GETs, 304 for a matching If-None-Match, and the Cache-Control of SPEC §3.2 / §11.7.
  * The ETag is a digest of the exact body, so callers who see different bodies get different ETags.
@@ -17,7 +22,9 @@ export function applyCaching(request: FastifyRequest, reply: FastifyReply, paylo
   reply.header('Cache-Control', request.caller ? 'private, no-cache' : 'public, max-age=0, must-revalidate');
   if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
   if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-  const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+  // A cached answer brings the ETag of its payload along; others get one computed here.
+  const known = reply.getHeader('ETag');
+  const etag = typeof known === 'string' ? known : strongEtag(payload);
   reply.header('ETag', etag);
   if (matches(request.headers['if-none-match'], etag)) {
     reply.code(304);

@@ -1,5 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { strongEtag } from './caching';
 import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
 /** Where the current data version comes from (the database; every write transaction moves it on). */
@@ -10,8 +11,9 @@ export abstract class DataVersionSource {
 /** Headers a cached list response must carry again. */
 const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link'];
 
+/** A cached answer: its serialised JSON (smaller than the object, and never serialised twice) and headers. */
 interface Entry {
-  body: unknown;
+  payload: string;
   headers: Record<string, string>;
 }
 
@@ -73,23 +75,21 @@ export class ResponseCacheInterceptor implements NestInterceptor {
       switchMap((version) => {
         const key = cacheKey(version, Date.now(), request);
         const hit = this.cache.get(key);
-        if (hit) {
-          for (const [name, value] of Object.entries(hit.headers)) reply.header(name, value);
-          return of(hit.body);
-        }
+        if (hit) return of(this.replay(reply, hit));
         let pending = this.inFlight.get(key);
         if (!pending) {
           pending = lastValueFrom(next.handle(), { defaultValue: undefined })
             .then((body) => {
               if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
-              const headers: Record<string, string> = {};
+              const payload = JSON.stringify(body);
+              const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', etag: strongEtag(payload) };
               for (const name of KEPT_HEADERS) {
                 const value = reply.getHeader(name);
                 if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
               }
-              const entry = { body, headers };
+              const entry = { payload, headers };
               this.cache.set(key, entry);
-              return { body, entry };
+              return { body: this.replay(reply, entry), entry };
             })
             .finally(() => this.inFlight.delete(key));
           this.inFlight.set(key, pending);
@@ -100,11 +100,16 @@ export class ResponseCacheInterceptor implements NestInterceptor {
           switchMap(({ entry }) => {
             // An answer that is not cached (HTML, files) is computed by each request itself.
             if (!entry) return next.handle();
-            for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
-            return of(entry.body);
+            return of(this.replay(reply, entry));
           }),
         );
       }),
     );
+  }
+
+  /** Sets the cached headers on the reply and gives the payload to send as it is. */
+  private replay(reply: FastifyReply, entry: Entry): string {
+    for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
+    return entry.payload;
   }
 }
