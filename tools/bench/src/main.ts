@@ -29,6 +29,16 @@ function rssMb(pid: number): number {
   }
 }
 
+/** The database server's name and version, as the local client reports it. */
+function serverVersion(): string {
+  try {
+    const text = execFileSync('mysql', ['--version']).toString();
+    return /Distrib ([^\s,]+)/.exec(text)?.[1] ?? /Ver ([^\s,]+)/.exec(text)?.[1] ?? 'MySQL';
+  } catch {
+    return 'MySQL';
+  }
+}
+
 async function json(base: string, path: string): Promise<any> {
   const response = await fetch(`${base}${path}`);
   if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
@@ -38,7 +48,7 @@ async function json(base: string, path: string): Promise<any> {
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { duration: { type: 'string' }, connections: { type: 'string' }, label: { type: 'string' }, port: { type: 'string' }, write: { type: 'boolean' } },
+    options: { duration: { type: 'string' }, connections: { type: 'string' }, label: { type: 'string' }, port: { type: 'string' }, write: { type: 'boolean' }, only: { type: 'string' } },
     strict: true,
   });
   const duration = Number(values.duration ?? 10);
@@ -82,7 +92,9 @@ async function main(argv: string[]): Promise<void> {
       ['Event list, date window, French', `/fr${NAMESPACE}/events?start_date=2027-01-01&end_date=2027-03-31`],
     ];
     const results: ScenarioResult[] = [];
-    for (const [name, path] of scenarios) {
+    // `--only list` runs the scenarios whose name contains the text (case-insensitive).
+    const chosen = values.only ? scenarios.filter(([name]) => name.toLowerCase().includes((values.only as string).toLowerCase())) : scenarios;
+    for (const [name, path] of chosen) {
       await autocannon({ url: `${base}${path}`, connections, duration: 1 });
       const result = await autocannon({ url: `${base}${path}`, connections, duration });
       results.push({ name, path: path.replace(NAMESPACE, '…'), requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
@@ -91,9 +103,9 @@ async function main(argv: string[]): Promise<void> {
     const section = renderRun(
       {
         label: values.label ?? 'run',
-        command: `DATABASE_URL=<mysql url> npm run bench -- --duration ${duration}${values.label ? ` --label "${values.label}"` : ''}`,
+        command: `DATABASE_URL=<mysql url> npm run bench -- --duration ${duration}${values.only ? ` --only "${values.only}"` : ''}${values.label ? ` --label "${values.label}"` : ''}`,
         date: new Date().toISOString().slice(0, 10),
-        database: databaseUrl?.startsWith('mysql') ? `MySQL-compatible (${execFileSync('mysql', ['--version']).toString().trim().split(' ').slice(0, 6).join(' ')})` : 'SQLite',
+        database: databaseUrl?.startsWith('mysql') ? serverVersion() : 'SQLite',
         events: total,
         machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`,
         connections,

@@ -6,7 +6,7 @@ describe('benchmark report', () => {
 
   it('renders one table per run with the command, data size and machine', () => {
     expect(section).toContain('## 2026-11-22 — baseline');
-    expect(section).toContain('- Data: 100,000 events (mysql)');
+    expect(section).toContain('- Data: 100,000 published, listed events (mysql)');
     expect(section).toContain('| Event list | `/events` | 1234 | 7 | 20 | 0 |');
   });
 

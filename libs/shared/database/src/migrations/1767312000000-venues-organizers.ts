@@ -1,20 +1,5 @@
-import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
-import { createTable, dateTimeColumn, exactText, idColumn } from './schema-helpers';
-
-/** The columns every publishable record has (SPEC §3.4). */
-function recordColumns(): TableColumnOptions[] {
-  return [
-    idColumn(),
-    { name: 'author_id', type: 'integer' },
-    { name: 'status', type: 'varchar', length: '20' },
-    { name: 'previous_status', type: 'varchar', length: '20', isNullable: true },
-    { name: 'original_lang', type: 'varchar', length: '16' },
-    { name: 'image_id', type: 'integer', isNullable: true },
-    dateTimeColumn('published_at'),
-    dateTimeColumn('created_at'),
-    dateTimeColumn('modified_at'),
-  ];
-}
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { createTable, dateTimeColumn, exactText, idColumn, recordColumns } from './schema-helpers';
 
 function translationTable(queryRunner: QueryRunner, table: string, owner: string, ownerTable: string): Table {
   return new Table({

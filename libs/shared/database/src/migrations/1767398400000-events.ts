@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { createTable, dateTimeColumn, exactText, idColumn } from './schema-helpers';
+import { createTable, dateTimeColumn, exactText, idColumn, recordColumns } from './schema-helpers';
 
 function linkTable(name: string, target: string, targetTable: string): Table {
   return new Table({
@@ -27,15 +27,7 @@ export class Events1767398400000 implements MigrationInterface {
       new Table({
         name: 'events',
         columns: [
-          idColumn(),
-          { name: 'author_id', type: 'integer' },
-          { name: 'status', type: 'varchar', length: '20' },
-          { name: 'previous_status', type: 'varchar', length: '20', isNullable: true },
-          { name: 'original_lang', type: 'varchar', length: '16' },
-          { name: 'image_id', type: 'integer', isNullable: true },
-          dateTimeColumn('published_at'),
-          dateTimeColumn('created_at'),
-          dateTimeColumn('modified_at'),
+          ...recordColumns(),
           { name: 'timezone', type: 'varchar', length: '64' },
           { name: 'all_day', type: 'boolean', default: false },
           dateTimeColumn('start_utc'),

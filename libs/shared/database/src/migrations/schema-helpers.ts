@@ -23,3 +23,18 @@ export const dateTimeColumn = (name: string, nullable = false): TableColumnOptio
 export function exactText(queryRunner: QueryRunner, name: string, length: number, nullable = false): TableColumnOptions {
   return { name, type: 'varchar', length: String(length), isNullable: nullable, ...(isMysql(queryRunner) ? { collation: 'utf8mb4_bin' } : {}) };
 }
+
+/** The columns every publishable record has (SPEC §3.4). */
+export function recordColumns(): TableColumnOptions[] {
+  return [
+    idColumn(),
+    { name: 'author_id', type: 'integer' },
+    { name: 'status', type: 'varchar', length: '20' },
+    { name: 'previous_status', type: 'varchar', length: '20', isNullable: true },
+    { name: 'original_lang', type: 'varchar', length: '16' },
+    { name: 'image_id', type: 'integer', isNullable: true },
+    dateTimeColumn('published_at'),
+    dateTimeColumn('created_at'),
+    dateTimeColumn('modified_at'),
+  ];
+}
