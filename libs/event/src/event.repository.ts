@@ -97,7 +97,24 @@ export class EventRepository {
     if (filter.geoloc === false) qb.andWhere(`NOT EXISTS (${located})`);
     if (filter.near) {
       const distance = `${EARTH_RADIUS_KM} * 2 * ASIN(SQRT(POWER(SIN(RADIANS(v.geo_lat - :nearLat) / 2), 2) + COS(RADIANS(:nearLat)) * COS(RADIANS(v.geo_lat)) * POWER(SIN(RADIANS(v.geo_lng - :nearLng) / 2), 2)))`;
-      qb.andWhere(`EXISTS (${located} AND ${distance} <= :nearRadius)`, { nearLat: filter.near.lat, nearLng: filter.near.lng, nearRadius: filter.near.radiusKm });
+      // A bounding box first (served by the venues' coordinate index), then the exact great-circle distance.
+      const { lat, lng, radiusKm } = filter.near;
+      const latSpan = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
+      const cosLat = Math.cos((lat * Math.PI) / 180);
+      const lngSpan = cosLat < 1e-6 ? 180 : Math.min(180, latSpan / cosLat);
+      qb.andWhere(
+        `EXISTS (${located} AND v.geo_lat BETWEEN :latMin AND :latMax AND (v.geo_lng BETWEEN :lngMin AND :lngMax OR :lngWraps = 1) AND ${distance} <= :nearRadius)`,
+        {
+          nearLat: lat,
+          nearLng: lng,
+          nearRadius: radiusKm,
+          latMin: lat - latSpan,
+          latMax: lat + latSpan,
+          lngMin: lng - lngSpan,
+          lngMax: lng + lngSpan,
+          lngWraps: lng - lngSpan < -180 || lng + lngSpan > 180 || lngSpan >= 180 ? 1 : 0,
+        },
+      );
     }
     return qb;
   }
