@@ -59,7 +59,10 @@ async function main(argv: string[]): Promise<void> {
   const main = join(ROOT, 'dist/apps/api/main.js');
   if (!existsSync(main)) execFileSync('npx', ['nx', 'run', 'api:build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
 
-  const server: ChildProcess = spawn('node', [main], { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The service runs with the Node.js flags of `npm start`, its production command.
+  const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+  const flags = (/node ((?:--\S+ )*)dist\/apps\/api\/main\.js/.exec(start)?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
+  const server: ChildProcess = spawn('node', [...flags, main], { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid as number))), 100);
