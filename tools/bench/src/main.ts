@@ -48,7 +48,7 @@ async function json(base: string, path: string): Promise<any> {
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { duration: { type: 'string' }, connections: { type: 'string' }, label: { type: 'string' }, port: { type: 'string' }, write: { type: 'boolean' }, only: { type: 'string' } },
+    options: { duration: { type: 'string' }, connections: { type: 'string' }, label: { type: 'string' }, port: { type: 'string' }, 'no-write': { type: 'boolean' }, only: { type: 'string' } },
     strict: true,
   });
   const duration = Number(values.duration ?? 10);
@@ -118,7 +118,7 @@ async function main(argv: string[]): Promise<void> {
       results,
     );
     process.stdout.write(`${section}\n`);
-    if (values.write !== false) {
+    if (!values['no-write']) {
       const file = join(ROOT, 'docs/benchmarks.md');
       writeFileSync(file, addRun(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\n<!-- runs -->\n', section));
     }
