@@ -2,18 +2,15 @@ import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { OrganizerService } from '@calendar/organizer';
-import { EventLinkRegistry, LinkedKind, mayModify, MediaService, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordTarget } from '@calendar/records';
-import { UserService } from '@calendar/shared/auth';
-import { AppConfig } from '@calendar/shared/config';
-import { TransactionRunner } from '@calendar/shared/database';
-import { ApiException, assertPageExists, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
+import { ApiException, assertPageExists, ListResult } from '@calendar/shared/http';
 import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
 import { VenueService } from '@calendar/venue';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { DateTime } from 'luxon';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { CreateOrganizerDto } from '@calendar/organizer';
 import { CreateVenueDto } from '@calendar/venue';
 import { ListEventsQueryDto, UpdateEventByIdDto } from './dto/event.dto';
@@ -44,13 +41,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   protected readonly repository: RecordRepository<EventEntity, EventTranslationEntity>;
 
   constructor(
-    dataSource: DataSource,
-    transactions: TransactionRunner,
-    links: LinkBuilder,
-    config: AppConfig,
-    media: MediaService,
-    users: UserService,
-    private readonly eventLinks: EventLinkRegistry,
+    deps: RecordServiceDeps,
     private readonly events: EventRepository,
     private readonly venues: VenueService,
     private readonly organizers: OrganizerService,
@@ -58,14 +49,14 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     private readonly termRepository: TermRepository,
     private readonly termLinks: TermLinkRegistry,
   ) {
-    super({ transactions, links, config, media, users, eventLinks });
-    this.repository = new RecordRepository(dataSource, EVENT_KIND, []);
+    super(deps);
+    this.repository = new RecordRepository(deps.dataSource, EVENT_KIND, []);
   }
 
   /** Venues, organizers and terms learn about events through their ports. */
   onModuleInit(): void {
     this.termLinks.register({ termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId) });
-    this.eventLinks.register({
+    this.deps.eventLinks.register({
       idsForEvent: (kind: LinkedKind, eventId: number) => this.events.linkedIds(kind, eventId),
       linkedCondition: (kind: LinkedKind, alias: string, upcoming: boolean) => this.events.linkedCondition(kind, alias, upcoming, new Date()),
     });

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
-import { EventLinkRegistry, MediaService, PresentOptions, RecordRepository, RecordService } from '@calendar/records';
-import { UserService } from '@calendar/shared/auth';
-import { AppConfig } from '@calendar/shared/config';
-import { TransactionRunner } from '@calendar/shared/database';
-import { LinkBuilder } from '@calendar/shared/http';
-import { DataSource } from 'typeorm';
+import { PresentOptions, RecordRepository, RecordService, RecordServiceDeps } from '@calendar/records';
 import { UpdateOrganizerDto } from './dto/organizer.dto';
 import { mapOrganizer, ORGANIZER_KIND, OrganizerResponse } from './dto/organizer.mapper';
 import { OrganizerEntity, OrganizerTranslationEntity } from './entities/organizer.entity';
@@ -15,9 +10,9 @@ export class OrganizerService extends RecordService<OrganizerEntity, OrganizerTr
   protected readonly kind = ORGANIZER_KIND;
   protected readonly repository: RecordRepository<OrganizerEntity, OrganizerTranslationEntity>;
 
-  constructor(dataSource: DataSource, transactions: TransactionRunner, links: LinkBuilder, config: AppConfig, media: MediaService, users: UserService, eventLinks: EventLinkRegistry) {
-    super({ transactions, links, config, media, users, eventLinks });
-    this.repository = new RecordRepository(dataSource, ORGANIZER_KIND, ['r.phone', 'r.email', 'r.website']);
+  constructor(deps: RecordServiceDeps) {
+    super(deps);
+    this.repository = new RecordRepository(deps.dataSource, ORGANIZER_KIND, ['r.phone', 'r.email', 'r.website']);
   }
 
   protected applyFields(organizer: OrganizerEntity, input: UpdateOrganizerDto, isCreate: boolean): void {

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
 import { can, UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
@@ -5,7 +6,7 @@ import { TransactionRunner } from '@calendar/shared/database';
 import { ApiException, assertPageExists, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ListRecordsQueryDto, RecordWriteDto } from './dto/record.dto';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
 import { MediaEntity } from './media/media.entity';
@@ -17,14 +18,18 @@ import { RecordException } from './record.exception';
 import { RecordListFilter, RecordRepository } from './record.repository';
 import { statusForWrite } from './record-status';
 
-/** The services every record service uses. */
-export interface RecordServiceDeps {
-  transactions: TransactionRunner;
-  links: LinkBuilder;
-  config: AppConfig;
-  media: MediaService;
-  users: UserService;
-  eventLinks: EventLinkRegistry;
+/** The services every record service uses, injected once for all kinds. */
+@Injectable()
+export class RecordServiceDeps {
+  constructor(
+    readonly dataSource: DataSource,
+    readonly transactions: TransactionRunner,
+    readonly links: LinkBuilder,
+    readonly config: AppConfig,
+    readonly media: MediaService,
+    readonly users: UserService,
+    readonly eventLinks: EventLinkRegistry,
+  ) {}
 }
 
 export interface PresentOptions {

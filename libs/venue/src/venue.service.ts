@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
-import { EventLinkRegistry, MediaService, PresentOptions, RecordRepository, RecordService } from '@calendar/records';
-import { UserService } from '@calendar/shared/auth';
-import { AppConfig } from '@calendar/shared/config';
-import { TransactionRunner } from '@calendar/shared/database';
-import { LinkBuilder } from '@calendar/shared/http';
-import { DataSource } from 'typeorm';
+import { PresentOptions, RecordRepository, RecordService, RecordServiceDeps } from '@calendar/records';
 import { UpdateVenueDto } from './dto/venue.dto';
 import { mapVenue, VENUE_KIND, VenueResponse } from './dto/venue.mapper';
 import { VenueEntity, VenueTranslationEntity } from './entities/venue.entity';
@@ -22,9 +17,9 @@ export class VenueService extends RecordService<VenueEntity, VenueTranslationEnt
   protected readonly kind = VENUE_KIND;
   protected readonly repository: RecordRepository<VenueEntity, VenueTranslationEntity>;
 
-  constructor(dataSource: DataSource, transactions: TransactionRunner, links: LinkBuilder, config: AppConfig, media: MediaService, users: UserService, eventLinks: EventLinkRegistry) {
-    super({ transactions, links, config, media, users, eventLinks });
-    this.repository = new RecordRepository(dataSource, VENUE_KIND, [
+  constructor(deps: RecordServiceDeps) {
+    super(deps);
+    this.repository = new RecordRepository(deps.dataSource, VENUE_KIND, [
       'r.address',
       'r.city',
       'r.province',
