@@ -12,7 +12,7 @@ import { applyCaching } from './caching';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
 import { ListInterceptor } from './list';
-import { DataVersionSource, ResponseCacheInterceptor } from './response-cache';
+import { DataVersionSource, ResponseCache, ResponseCacheInterceptor } from './response-cache';
 import { mergeRequestParams } from './params';
 import { requestOrigin } from './request-context';
 import { RouteRegistry } from './route-registry';
@@ -113,7 +113,10 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.setGlobalPrefix(config.apiRoot, { exclude: OPERATIONAL_PATHS.map((path) => ({ path, method: RequestMethod.GET })) });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
-  // The response cache is outermost: it stores what the list interceptor renders, headers included.
-  app.useGlobalInterceptors(new ResponseCacheInterceptor(app.get(DataVersionSource), OPERATIONAL_PATHS.map((path) => `/${path}`)), new ListInterceptor());
+  // Cached anonymous answers are served by a hook before the Nest pipeline; misses are stored by the outermost
+  // interceptor, after the list interceptor has rendered them (headers included).
+  const cache = new ResponseCache(app.get(DataVersionSource), OPERATIONAL_PATHS.map((path) => `/${path}`));
+  fastify.addHook('preHandler', (request, reply) => cache.serveHit(request, reply));
+  app.useGlobalInterceptors(new ResponseCacheInterceptor(cache), new ListInterceptor());
   return routes;
 }

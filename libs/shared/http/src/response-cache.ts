@@ -43,6 +43,46 @@ export class LruCache<V> {
   }
 }
 
+/**
+ * The answers cached for anonymous GETs, shared by the Fastify hook that serves hits before the Nest pipeline
+ * and the interceptor that stores misses.
+ */
+export class ResponseCache {
+  readonly entries = new LruCache<Entry>(1000);
+  /** Answers being computed: identical requests arriving meanwhile wait for the same one (no stampede). */
+  readonly inFlight = new Map<string, Promise<{ body: unknown; entry: Entry | null }>>();
+
+  constructor(
+    readonly versions: DataVersionSource,
+    /** Path prefixes never cached (liveness and readiness must not depend on the database). */
+    private readonly skipped: string[] = [],
+  ) {}
+
+  /** Anonymous GETs only: a request that sends credentials is never answered from the cache. */
+  applies(request: FastifyRequest): boolean {
+    return request.method === 'GET' && request.headers.authorization === undefined && !this.skipped.some((prefix) => request.url.startsWith(prefix));
+  }
+
+  /** Sets the cached headers on the reply and gives the payload to send as it is. */
+  replay(reply: FastifyReply, entry: Entry): string {
+    for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
+    return entry.payload;
+  }
+
+  /**
+   * Fastify `preHandler` hook: answers a cached request before the Nest pipeline runs, after reading the data
+   * version once; the version is kept on the request for the interceptor when the answer is not cached.
+   */
+  async serveHit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    if (!this.applies(request)) return undefined;
+    const key = cacheKey(await this.versions.current(), Date.now(), request);
+    (request as { cacheKey?: string }).cacheKey = key;
+    const hit = this.entries.get(key);
+    // Returning the reply after sending ends the request here (Fastify's rule for async hooks).
+    return hit ? reply.send(this.replay(reply, hit)) : undefined;
+  }
+}
+
 /** The cache key: data version, minute (for "now"-relative answers), host and the whole URL. */
 export function cacheKey(version: number, now: number, request: Pick<FastifyRequest, 'originalUrl' | 'headers'>): string {
   // The original URL: the language base is part of it (routing strips it from `url`).
@@ -55,61 +95,42 @@ export function cacheKey(version: number, now: number, request: Pick<FastifyRequ
  * Authenticated callers are never served from it. The key also holds the minute, so answers relative to
  * "now" (the default date window, `only_with_upcoming`) are at most a minute old.
  */
+/** Stores the answers to anonymous GETs that the hook could not serve from the cache (SPEC §11.16). */
 @Injectable()
 export class ResponseCacheInterceptor implements NestInterceptor {
-  private readonly cache = new LruCache<Entry>(1000);
-  /** Answers being computed: identical requests arriving meanwhile wait for the same one (no stampede). */
-  private readonly inFlight = new Map<string, Promise<{ body: unknown; entry: Entry | null }>>();
-
-  constructor(
-    private readonly versions: DataVersionSource,
-    /** Path prefixes never cached (liveness and readiness must not depend on the database). */
-    private readonly skipped: string[] = [],
-  ) {}
+  constructor(private readonly cache: ResponseCache) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    if (request.method !== 'GET' || request.caller || this.skipped.some((prefix) => request.url.startsWith(prefix))) return next.handle();
-    return from(this.versions.current()).pipe(
-      switchMap((version) => {
-        const key = cacheKey(version, Date.now(), request);
-        const hit = this.cache.get(key);
-        if (hit) return of(this.replay(reply, hit));
-        let pending = this.inFlight.get(key);
-        if (!pending) {
-          pending = lastValueFrom(next.handle(), { defaultValue: undefined })
-            .then((body) => {
-              if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
-              const payload = JSON.stringify(body);
-              const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', etag: strongEtag(payload) };
-              for (const name of KEPT_HEADERS) {
-                const value = reply.getHeader(name);
-                if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-              }
-              const entry = { payload, headers };
-              this.cache.set(key, entry);
-              return { body: this.replay(reply, entry), entry };
-            })
-            .finally(() => this.inFlight.delete(key));
-          this.inFlight.set(key, pending);
-          // The request that computes the answer already carries its headers.
-          return from(pending).pipe(map((result) => result.body));
-        }
-        return from(pending).pipe(
-          switchMap(({ entry }) => {
-            // An answer that is not cached (HTML, files) is computed by each request itself.
-            if (!entry) return next.handle();
-            return of(this.replay(reply, entry));
-          }),
-        );
+    const key = (request as { cacheKey?: string }).cacheKey;
+    if (key === undefined || !this.cache.applies(request)) return next.handle();
+    let pending = this.cache.inFlight.get(key);
+    if (!pending) {
+      pending = lastValueFrom(next.handle(), { defaultValue: undefined })
+        .then((body) => {
+          if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
+          const payload = JSON.stringify(body);
+          const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', etag: strongEtag(payload) };
+          for (const name of KEPT_HEADERS) {
+            const value = reply.getHeader(name);
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+          }
+          const entry = { payload, headers };
+          this.cache.entries.set(key, entry);
+          return { body: this.cache.replay(reply, entry), entry };
+        })
+        .finally(() => this.cache.inFlight.delete(key));
+      this.cache.inFlight.set(key, pending);
+      // The request that computes the answer already carries its headers.
+      return from(pending).pipe(map((result) => result.body));
+    }
+    return from(pending).pipe(
+      switchMap(({ entry }) => {
+        // An answer that is not cached (HTML, files) is computed by each request itself.
+        if (!entry) return next.handle();
+        return of(this.cache.replay(reply, entry));
       }),
     );
-  }
-
-  /** Sets the cached headers on the reply and gives the payload to send as it is. */
-  private replay(reply: FastifyReply, entry: Entry): string {
-    for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
-    return entry.payload;
   }
 }
