@@ -48,10 +48,11 @@ async function json(base: string, path: string): Promise<any> {
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { duration: { type: 'string' }, connections: { type: 'string' }, label: { type: 'string' }, port: { type: 'string' }, 'no-write': { type: 'boolean' }, only: { type: 'string' } },
+    options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, label: { type: 'string' }, port: { type: 'string' }, 'no-write': { type: 'boolean' }, only: { type: 'string' } },
     strict: true,
   });
   const duration = Number(values.duration ?? 10);
+  const warmup = Number(values.warmup ?? 3);
   const connections = Number(values.connections ?? 10);
   const port = Number(values.port ?? 3310);
   const databaseUrl = process.env['DATABASE_URL'];
@@ -98,7 +99,8 @@ async function main(argv: string[]): Promise<void> {
     // `--only list` runs the scenarios whose name contains the text (case-insensitive).
     const chosen = values.only ? scenarios.filter(([name]) => name.toLowerCase().includes((values.only as string).toLowerCase())) : scenarios;
     for (const [name, path] of chosen) {
-      await autocannon({ url: `${base}${path}`, connections, duration: 1 });
+      // Warm-up: JIT compilation and the first (uncached) answer are not part of the measurement.
+      await autocannon({ url: `${base}${path}`, connections, duration: warmup });
       const result = await autocannon({ url: `${base}${path}`, connections, duration });
       results.push({ name, path: path.replace(NAMESPACE, '…'), requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
       process.stderr.write(`${name}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms\n`);
@@ -106,7 +108,7 @@ async function main(argv: string[]): Promise<void> {
     const section = renderRun(
       {
         label: values.label ?? 'run',
-        command: `DATABASE_URL=<mysql url> npm run bench -- --duration ${duration}${values.only ? ` --only "${values.only}"` : ''}${values.label ? ` --label "${values.label}"` : ''}`,
+        command: `DATABASE_URL=<mysql url> npm run bench -- --duration ${duration} --warmup ${warmup}${values.only ? ` --only "${values.only}"` : ''}${values.label ? ` --label "${values.label}"` : ''}`,
         date: new Date().toISOString().slice(0, 10),
         database: databaseUrl?.startsWith('mysql') ? serverVersion() : 'SQLite',
         events: total,
