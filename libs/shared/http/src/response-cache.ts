@@ -83,18 +83,21 @@ export class ResponseCache {
   }
 }
 
-/** The cache key: data version, minute (for "now"-relative answers), host and the whole URL. */
-export function cacheKey(version: number, now: number, request: Pick<FastifyRequest, 'originalUrl' | 'headers'>): string {
-  // The original URL: the language base is part of it (routing strips it from `url`).
-  return `${version}|${Math.floor(now / 60_000)}|${request.headers.host ?? ''}|${request.originalUrl}`;
+/**
+ * How long a cached answer may stand for the same data version. Answers depend on the clock only through day
+ * boundaries in the service time zone (the default date window, whole-day bounds), which always fall on a
+ * quarter hour of UTC; `only_with_upcoming` and `strict_dates` compare with the exact time, so they get the minute.
+ */
+export function timeBucket(url: string, now: number): string {
+  return /[?&](only_with_upcoming|strict_dates)=/i.test(url) ? `m${Math.floor(now / 60_000)}` : `q${Math.floor(now / 900_000)}`;
 }
 
-/**
- * Caches the answers to anonymous GETs in process, keyed by the data version read from the database on every
- * request: a write through any instance is visible to the next read through every instance (SPEC §11.16).
- * Authenticated callers are never served from it. The key also holds the minute, so answers relative to
- * "now" (the default date window, `only_with_upcoming`) are at most a minute old.
- */
+/** The cache key: data version, time bucket, host and the whole original URL. */
+export function cacheKey(version: number, now: number, request: Pick<FastifyRequest, 'originalUrl' | 'headers'>): string {
+  // The original URL: the language base is part of it (routing strips it from `url`).
+  return `${version}|${timeBucket(request.originalUrl, now)}|${request.headers.host ?? ''}|${request.originalUrl}`;
+}
+
 /** Stores the answers to anonymous GETs that the hook could not serve from the cache (SPEC §11.16). */
 @Injectable()
 export class ResponseCacheInterceptor implements NestInterceptor {
