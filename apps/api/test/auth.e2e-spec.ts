@@ -109,22 +109,27 @@ describe('the users and tokens command (SPEC §8)', () => {
     }
   };
 
+  /** Runs a command that must succeed; a failure shows its exit code and stderr. */
+  const ok = async (...args: string[]) => {
+    const result = await cli(...args);
+    expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+    return result;
+  };
+
   it('creates users, lists them, creates and revokes tokens, printing one JSON object each', async () => {
-    const created = await cli('users:create', '--login', 'alice', '--role', 'editor');
-    expect(created.code).toBe(0);
+    const created = await ok('users:create', '--login', 'alice', '--role', 'editor');
     const user = JSON.parse(created.stdout);
     expect(Object.keys(user)).toEqual(['id', 'login', 'role', 'token']);
     expect(user).toEqual({ id: 1, login: 'alice', role: 'editor', token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     expect(created.stdout).toBe(`${JSON.stringify(user)}\n`);
 
-    const token = await cli('tokens:create', '--login', 'alice');
-    expect(token.code).toBe(0);
+    const token = await ok('tokens:create', '--login', 'alice');
     const issued = JSON.parse(token.stdout);
     expect(issued).toEqual({ login: 'alice', token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     expect(issued.token).not.toBe(user.token);
 
-    expect(JSON.parse((await cli('users:list')).stdout)).toEqual({ users: [{ id: 1, login: 'alice', role: 'editor' }] });
-    expect(JSON.parse((await cli('tokens:revoke', '--token', issued.token)).stdout)).toEqual({ revoked: true });
+    expect(JSON.parse((await ok('users:list')).stdout)).toEqual({ users: [{ id: 1, login: 'alice', role: 'editor' }] });
+    expect(JSON.parse((await ok('tokens:revoke', '--token', issued.token)).stdout)).toEqual({ revoked: true });
 
     const again = await cli('tokens:revoke', '--token', issued.token);
     expect(again.code).toBe(1);
