@@ -12,7 +12,7 @@ describe('TokenService and UserService on a real database', () => {
   beforeAll(async () => {
     dataSource = await createMigratedSqlite([UserEntity, ApiTokenEntity]);
     users = new UserService(dataSource.getRepository(UserEntity));
-    tokens = new TokenService(dataSource.getRepository(ApiTokenEntity), dataSource.getRepository(UserEntity));
+    tokens = new TokenService(dataSource.getRepository(ApiTokenEntity));
   });
   afterAll(() => dataSource.destroy());
 

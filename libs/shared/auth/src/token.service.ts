@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Caller } from '@calendar/shared/http';
 import { IsNull, Repository } from 'typeorm';
 import { ApiTokenEntity } from './entities/api-token.entity';
-import { UserEntity } from './entities/user.entity';
+import type { UserEntity } from './entities/user.entity';
 
 /** 32 random bytes, URL-safe base64: 43 characters. */
 export function generateToken(): string {
@@ -18,10 +18,7 @@ export function hashToken(token: string): string {
 
 @Injectable()
 export class TokenService {
-  constructor(
-    @InjectRepository(ApiTokenEntity) private readonly tokens: Repository<ApiTokenEntity>,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-  ) {}
+  constructor(@InjectRepository(ApiTokenEntity) private readonly tokens: Repository<ApiTokenEntity>) {}
 
   /** Makes a new token for the user and returns it; only its digest is stored. */
   async issue(user: UserEntity, token = generateToken()): Promise<string> {
