@@ -10,7 +10,7 @@ describe('runCommand', () => {
     dataSource = await createMigratedSqlite([UserEntity, ApiTokenEntity]);
     services = {
       users: new UserService(dataSource.getRepository(UserEntity)),
-      tokens: new TokenService(dataSource.getRepository(ApiTokenEntity), dataSource.getRepository(UserEntity)),
+      tokens: new TokenService(dataSource.getRepository(ApiTokenEntity)),
     };
   });
   afterAll(() => dataSource.destroy());
@@ -22,6 +22,14 @@ describe('runCommand', () => {
     expect(token).toEqual({ login: 'dana', token: expect.any(String) });
     expect(await runCommand('users:list', [], services)).toEqual({ users: [{ id: 1, login: 'dana', role: 'author' }] });
     expect(await runCommand('tokens:revoke', ['--token', String(token['token'])], services)).toEqual({ revoked: true });
+  });
+
+  it('takes a token that begins with a dash as the value of --token', async () => {
+    const user = await services.users.create('dash', 'author');
+    const token = await services.tokens.issue(user, '-starts-with-a-dash-0123456789abcdefghijklmnop');
+    expect(await runCommand('tokens:revoke', ['--token', token], services)).toEqual({ revoked: true });
+    const again = await services.tokens.issue(user, '-another-dash-token-0123456789abcdefghijklmn');
+    expect(await runCommand('tokens:revoke', [`--token=${again}`], services)).toEqual({ revoked: true });
   });
 
   it('rejects unknown commands, options and missing values as usage errors', async () => {

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { TokenService, UserInputError, UserService } from '@calendar/shared/auth';
 
 export class UsageError extends Error {}
@@ -14,16 +13,21 @@ interface Services {
   tokens: TokenService;
 }
 
+/**
+ * Reads `--name value` and `--name=value` for the given names. The word after `--name` is always its value:
+ * tokens are base64url and may begin with a dash, which a general-purpose parser would take for an option.
+ */
 function options(args: string[], names: string[]): Record<string, string> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])), strict: true, allowPositionals: false });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
+  const values: Record<string, string> = {};
+  for (let index = 0; index < args.length; index++) {
+    const match = /^--([a-z]+)(?:=(.*))?$/.exec(args[index]);
+    if (!match || !names.includes(match[1])) throw new UsageError(`unknown argument "${args[index]}"`);
+    const value = match[2] ?? args[++index];
+    if (value === undefined) throw new UsageError(`--${match[1]} needs a value`);
+    values[match[1]] = value;
   }
-  const values = parsed.values as Record<string, string | undefined>;
   for (const name of names) if (!values[name]) throw new UsageError(`--${name} is required`);
-  return values as Record<string, string>;
+  return values;
 }
 
 /** Runs one command and returns the JSON object it prints (SPEC §8 fixes these forms). */
