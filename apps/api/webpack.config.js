@@ -1,6 +1,8 @@
 const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
 const { join } = require('path');
 
+// `nx run api:build` runs webpack-cli with this file (the @nx/webpack/plugin inferred target): one bundle of the
+// workspace's code in dist/apps/api/main.js; packages from node_modules stay external and are required at run time.
 module.exports = {
   output: { path: join(__dirname, '../../dist/apps/api') },
   plugins: [

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@calendar/shared/config';
-import { createLogger } from '@calendar/shared/http';
+import { createLogger, NAMESPACE } from '@calendar/shared/http';
 import { createApp } from './bootstrap';
 
 async function main(): Promise<void> {
@@ -17,7 +17,10 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const app = await createApp(config, logger);
   await app.listen(config.port, config.host);
-  logger.info({ host: config.host, port: config.port, database: config.database.type, api_root: config.apiRoot }, 'listening');
+  // A wildcard address is not one to open: the loopback name reaches it from this machine.
+  const shownHost = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const api = `http://${shownHost}:${config.port}${config.apiRoot}/${NAMESPACE}`;
+  logger.info({ host: config.host, port: config.port, database: config.database.type }, `API at ${api}, explorer page at ${api}/doc/ui`);
 
   // On SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish, close the database, exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

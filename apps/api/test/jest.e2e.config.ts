@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 // Jest loads this file before the workspace's path aliases are known, hence the relative import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -16,16 +17,29 @@ export default async () => {
   } else {
     process.stderr.write(`MySQL is not reachable at ${mysqlServerUrl()}: the HTTP suite runs on SQLite only.\n`);
   }
-  return {
+  const projects = engines.map((engine) => ({
+    displayName: `e2e-${engine}`,
+    preset: join(__dirname, '../../../jest.preset.js'),
     rootDir: __dirname,
-    maxWorkers: 2,
-    projects: engines.map((engine) => ({
-      displayName: `e2e-${engine}`,
+    testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
+    globals: { E2E_ENGINE: engine },
+    testTimeout: 30000,
+  }));
+  // The browser tests run when Chromium is installed; with REQUIRE_BROWSER=1 a missing one fails the run.
+  const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+  if (existsSync(chromium)) {
+    projects.push({
+      displayName: 'browser',
       preset: join(__dirname, '../../../jest.preset.js'),
       rootDir: __dirname,
-      testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
-      globals: { E2E_ENGINE: engine },
-      testTimeout: 30000,
-    })),
-  };
+      testMatch: ['<rootDir>/browser/**/*.browser-spec.ts'],
+      globals: { CHROMIUM_PATH: chromium } as never,
+      testTimeout: 60000,
+    });
+  } else if (process.env['REQUIRE_BROWSER'] === '1') {
+    throw new Error(`REQUIRE_BROWSER=1 but there is no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  } else {
+    process.stderr.write(`No Chromium at ${chromium}: the browser tests do not run (apt-get install chromium, or set CHROMIUM_PATH).\n`);
+  }
+  return { rootDir: __dirname, maxWorkers: 2, projects };
 };

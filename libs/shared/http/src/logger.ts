@@ -1,18 +1,32 @@
 import pino, { Logger } from 'pino';
+import pretty from 'pino-pretty';
 
-/** Structured JSON logs on stdout, one object per line. */
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'calendar-api' }, timestamp: pino.stdTimeFunctions.isoTime });
+export interface LoggerOptions {
+  /** Human-readable lines instead of JSON; by default when stdout is a terminal. */
+  pretty?: boolean;
+}
+
+/**
+ * Logs on stdout: JSON lines, one object per line, for log collectors; on a terminal the same records as
+ * readable lines.
+ */
+export function createLogger(level: string, options: LoggerOptions = {}): Logger {
+  const settings = { level, base: { service: 'calendar-api' }, timestamp: pino.stdTimeFunctions.isoTime };
+  if (!(options.pretty ?? process.stdout.isTTY === true)) return pino(settings);
+  return pino(settings, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', singleLine: true, ignore: 'pid,hostname,service' }));
 }
 
 export type { Logger };
 
-/** Nest's own messages (start-up, shutdown) in the same JSON log stream. */
+/**
+ * Nest's own messages in the same log stream. What Nest logs as plain information is start-up detail (modules
+ * initialised, every route mapped), so it goes to `debug`; warnings and errors keep their level.
+ */
 export class JsonNestLogger {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, String(message));
+    this.logger.debug({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.logger.error({ context, trace }, String(message));

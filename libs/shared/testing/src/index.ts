@@ -1,2 +1,3 @@
 export * from './mysql-server';
 export * from './test-database';
+export * from './built-service';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '@calendar/shared/config';
@@ -15,7 +15,14 @@ const UI_ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
   'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
 };
+
+/**
+ * The folder of swagger-ui-dist on disk, from the package's own helper. `require.resolve` cannot serve here: in
+ * the webpack bundle it answers a module id, not a path.
+ */
+const swaggerUiFolder: () => string = require('swagger-ui-dist/absolute-path.js');
 
 function languageOf(request: FastifyRequest, config: AppConfig): string {
   return request.language ?? config.defaultLanguage;
@@ -72,6 +79,7 @@ export class DiscoveryController {
 <head>
 <meta charset="utf-8">
 <title>Event Calendar Service API</title>
+<link rel="icon" type="image/png" href="${base}/doc/ui/assets/favicon-32x32.png">
 <link rel="stylesheet" href="${base}/doc/ui/assets/swagger-ui.css">
 </head>
 <body>
@@ -90,7 +98,7 @@ export class DiscoveryController {
     if (!type) throw ApiException.noRoute();
     let content = this.assetCache.get(file);
     if (!content) {
-      content = readFileSync(join(dirname(require.resolve('swagger-ui-dist/package.json')), file));
+      content = readFileSync(join(swaggerUiFolder(), file));
       this.assetCache.set(file, content);
     }
     reply.header('Content-Type', type);

@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BuiltService, createTestDatabase, rssMb, startBuiltService, TestDatabase } from '@calendar/shared/testing';
+import { ENGINE } from './support/test-app';
+
+/*
+ * The artifact people run: the webpack bundle, started as `npm start` starts it (same file, same heap limit),
+ * on this run's engine. Every route of the namespace index is called once through real HTTP.
+ */
+
+const ADMIN_TOKEN = 'bundle-smoke-test-administrator-token-0123456789';
+const NS = '/wp-json/calendar/events/v1';
+const SWAGGER_UI_FOLDER: string = require('swagger-ui-dist/absolute-path.js')();
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  bytes: Buffer;
+}
+
+describe(`the built bundle (${ENGINE})`, () => {
+  let database: TestDatabase;
+  let service: BuiltService;
+  beforeAll(async () => {
+    database = await createTestDatabase(ENGINE);
+    service = await startBuiltService({ DATABASE_URL: database.url, ADMIN_TOKEN });
+  }, 60_000);
+  afterAll(async () => {
+    const code = await service?.stop();
+    await database?.drop();
+    // SIGTERM drains and exits 0 (SPEC §9).
+    expect(code).toBe(0);
+  });
+
+  const call = async (method: string, path: string, body?: Record<string, unknown>, token: string | null = ADMIN_TOKEN): Promise<Answer> => {
+    const headers: Record<string, string> = {};
+    if (token && method !== 'GET') headers['authorization'] = `Bearer ${token}`;
+    if (body) headers['content-type'] = 'application/json';
+    const response = await fetch(`${service.base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const json = (response.headers.get('content-type') ?? '').includes('json') && bytes.length > 0 ? JSON.parse(bytes.toString()) : undefined;
+    return { status: response.status, headers: response.headers, body: json, bytes };
+  };
+
+  it('answers every route and method of the namespace index, the explorer page and its assets', async () => {
+    const index = await call('GET', NS);
+    expect(index.status).toBe(200);
+    const routes = index.body.routes as Record<string, { methods: string[] }>;
+    const expected = Object.entries(routes).flatMap(([route, { methods }]) => methods.map((method) => `${method} ${route}`));
+    const touched = new Set<string>(['GET /calendar/events/v1']);
+    const api = `${service.base}${NS}`;
+    // Calls one route of the index with a concrete path, and records which one it was.
+    const hit = async (method: string, route: string, path: string, body?: Record<string, unknown>) => {
+      touched.add(`${method} /calendar/events/v1${route}`);
+      return call(method, `${NS}${path}`, body);
+    };
+
+    const category = await hit('POST', '/categories', '/categories', { name: 'Jazz' });
+    expect([category.status, category.headers.get('location'), category.body.name]).toEqual([201, `${api}/categories/${category.body.id}`, 'Jazz']);
+    const tag = await hit('POST', '/tags', '/tags', { name: 'Outdoor' });
+    expect([tag.status, tag.body.slug]).toEqual([201, 'outdoor']);
+    const venue = await hit('POST', '/venues', '/venues', { venue: 'Main Hall', city: 'Lyon' });
+    expect([venue.status, venue.body.venue, venue.body.slug]).toEqual([201, 'Main Hall', 'main-hall']);
+    const organizer = await hit('POST', '/organizers', '/organizers', { organizer: 'Acme' });
+    expect([organizer.status, organizer.body.organizer]).toEqual([201, 'Acme']);
+    const event = await hit('POST', '/events', '/events', {
+      title: 'Smoke Test',
+      start_date: '2030-05-01 19:00',
+      end_date: '2030-05-01 21:00',
+      venue: venue.body.id,
+      organizer: organizer.body.id,
+      categories: category.body.id,
+      tags: tag.body.id,
+    });
+    expect(event.status).toBe(201);
+    expect(event.body).toMatchObject({ title: 'Smoke Test', slug: 'smoke-test', start_date: '2030-05-01 19:00:00', venue: { id: venue.body.id } });
+    expect([event.body.organizer[0].id, event.body.categories[0].id, event.body.tags[0].id]).toEqual([organizer.body.id, category.body.id, tag.body.id]);
+
+    const window = 'start_date=2030-01-01&end_date=2030-12-31';
+    const lists: [string, string, string][] = [
+      ['/events', `/events?${window}`, 'events'],
+      ['/venues', '/venues', 'venues'],
+      ['/organizers', '/organizers', 'organizers'],
+      ['/categories', '/categories', 'categories'],
+      ['/tags', '/tags', 'tags'],
+    ];
+    for (const [route, path, key] of lists) {
+      const list = await hit('GET', route, path);
+      expect([route, list.status, list.body.total, list.body[key].length, list.headers.get('x-wp-total')]).toEqual([route, 200, 1, 1, '1']);
+    }
+
+    const records: [string, Answer, string][] = [
+      ['events', event, 'title'],
+      ['venues', venue, 'venue'],
+      ['organizers', organizer, 'organizer'],
+      ['categories', category, 'name'],
+      ['tags', tag, 'name'],
+    ];
+    for (const [kind, created, nameKey] of records) {
+      const byId = await hit('GET', `/${kind}/(?P<id>\\d+)`, `/${kind}/${created.body.id}`);
+      expect([kind, byId.status, byId.body.id, byId.body[nameKey]]).toEqual([kind, 200, created.body.id, created.body[nameKey]]);
+      for (const method of ['POST', 'PUT', 'PATCH']) {
+        const updated = await hit(method, `/${kind}/(?P<id>\\d+)`, `/${kind}/${created.body.id}`, { description: `Updated by ${method}` });
+        expect([kind, method, updated.status, updated.body.description]).toEqual([kind, method, 200, `Updated by ${method}`]);
+      }
+      if (!routes[`/calendar/events/v1/${kind}/by-slug/(?P<slug>[^/]+)`]) continue;
+      const slugRoute = `/${kind}/by-slug/(?P<slug>[^/]+)`;
+      const slugPath = `/${kind}/by-slug/${created.body.slug}`;
+      const bySlug = await hit('GET', slugRoute, slugPath);
+      expect([kind, bySlug.status, bySlug.body.id]).toEqual([kind, 200, created.body.id]);
+      for (const method of ['POST', 'PUT', 'PATCH']) {
+        const updated = await hit(method, slugRoute, slugPath, { description: `By slug with ${method}` });
+        expect([kind, method, updated.status, updated.body.description]).toEqual([kind, method, 200, `By slug with ${method}`]);
+      }
+      const trashed = await hit('DELETE', slugRoute, slugPath);
+      expect([kind, trashed.status, trashed.body.status]).toEqual([kind, 200, 'trash']);
+    }
+    for (const [kind, created] of records) {
+      const removed = await hit('DELETE', `/${kind}/(?P<id>\\d+)`, `/${kind}/${created.body.id}`);
+      const singular = kind.replace(/ies$/, 'y').replace(/s$/, '');
+      if (kind === 'categories' || kind === 'tags') {
+        // Terms have no trash: the delete answers the term as it was.
+        expect([kind, removed.status, removed.body.id]).toEqual([kind, 200, created.body.id]);
+      } else {
+        expect([kind, removed.status, removed.body.code]).toEqual([kind, 410, `${singular}-is-in-trash`]);
+      }
+    }
+
+    const doc = await hit('GET', '/doc', '/doc');
+    expect([doc.status, doc.body.openapi, doc.body.servers[0].url]).toEqual([200, '3.1.0', api]);
+    const page = await hit('GET', '/doc/ui', '/doc/ui');
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const assets = [...page.bytes.toString().matchAll(/(?:href|src)="([^"]+\/doc\/ui\/assets\/[^"]+)"/g)].map((match) => match[1]);
+    expect(assets.map((url) => url.replace(`${api}/doc/ui/assets/`, ''))).toEqual(['favicon-32x32.png', 'swagger-ui.css', 'swagger-ui-bundle.js']);
+    for (const [file, type] of [
+      ['swagger-ui.css', 'text/css; charset=utf-8'],
+      ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+      ['swagger-ui-standalone-preset.js', 'application/javascript; charset=utf-8'],
+      ['favicon-32x32.png', 'image/png'],
+    ]) {
+      const asset = await call('GET', `${NS}/doc/ui/assets/${file}`);
+      expect([file, asset.status, asset.headers.get('content-type')]).toEqual([file, 200, type]);
+      expect(asset.bytes.equals(readFileSync(join(SWAGGER_UI_FOLDER, file)))).toBe(true);
+    }
+
+    expect([...touched].sort()).toEqual([...expected].sort());
+
+    const root = await call('GET', '/wp-json');
+    expect([root.status, root.body.namespaces]).toEqual([200, ['calendar/events/v1']]);
+    expect((await call('GET', '/healthz')).status).toBe(200);
+    const ready = await call('GET', '/readyz');
+    expect([ready.status, ready.body]).toEqual([200, { status: 'ok', database: ENGINE }]);
+  }, 60_000);
+
+  it('stays alive with bounded memory while large, distinct answers pass through its cache', async () => {
+    // About 5 kB of text an event: a page of 100 events is an answer of about half a megabyte.
+    const description = `<p>${'A long programme note for a large answer. '.repeat(110)}</p>`;
+    for (let index = 0; index < 100; index += 1) {
+      const created = await call('POST', `${NS}/events`, { title: `Large ${index}`, description, start_date: '2031-03-01 10:00', end_date: '2031-03-01 12:00' });
+      expect(created.status).toBe(201);
+    }
+    // Every URL is distinct (an ignored parameter), so each answer is a new cache entry: 250 × ~0.5 MB in all,
+    // far over the heap limit `npm start` sets, if the cache kept them all.
+    let largest = 0;
+    for (let index = 0; index < 250; index += 1) {
+      const page = await call('GET', `${NS}/events?per_page=100&start_date=2031-01-01&end_date=2031-12-31&variant=${index}`, undefined, null);
+      expect([index, page.status, page.body.events.length]).toEqual([index, 200, 100]);
+      largest = Math.max(largest, page.bytes.length);
+    }
+    expect(largest).toBeGreaterThan(450_000);
+    expect(service.alive()).toBe(true);
+    expect((await call('GET', '/readyz')).status).toBe(200);
+    // SPEC §10: resident memory at most 250 MB.
+    const rss = rssMb(service.process.pid as number);
+    expect(rss).toBeGreaterThan(0);
+    expect(rss).toBeLessThanOrEqual(250);
+  }, 120_000);
+});
