@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       defaultLanguage: 'en',
       adminToken: null,
       logLevel: 'info',
+      responseCacheBytes: 32 * 1024 * 1024,
     });
     expect(config.timezone.name).toBe('UTC');
   });
@@ -24,16 +25,21 @@ describe('loadConfig', () => {
     expect(config.siteUrl).toBe('https://example.org');
   });
 
+  it('reads the response cache size in megabytes, 0 for none', () => {
+    expect(loadConfig({ RESPONSE_CACHE_MB: '0' }).responseCacheBytes).toBe(0);
+    expect(loadConfig({ RESPONSE_CACHE_MB: '8' }).responseCacheBytes).toBe(8 * 1024 * 1024);
+  });
+
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x' });
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
-      ['ADMIN_TOKEN', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'LOG_LEVEL', 'PORT', 'SITE_URL', 'TIMEZONE'].sort(),
+      ['ADMIN_TOKEN', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'LOG_LEVEL', 'PORT', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE'].sort(),
     );
     expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
   });

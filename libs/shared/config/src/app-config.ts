@@ -18,6 +18,8 @@ export class AppConfig {
   timezone: TimeZone;
   adminToken: string | null;
   logLevel: LogLevel;
+  /** Bytes the response cache may hold (keys and answers); 0 turns it off. */
+  responseCacheBytes: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -92,6 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const logLevel = read('LOG_LEVEL', 'info').toLowerCase();
   config.logLevel = logLevel as LogLevel;
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems['LOG_LEVEL'] = `must be one of ${LOG_LEVELS.join(', ')}`;
+
+  const cacheMb = read('RESPONSE_CACHE_MB', '32');
+  config.responseCacheBytes = Number(cacheMb) * 1024 * 1024;
+  if (!/^\d+$/.test(cacheMb) || Number(cacheMb) > 4096) problems['RESPONSE_CACHE_MB'] = 'must be a whole number of megabytes from 0 (no cache) to 4096';
 
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;

@@ -11,60 +11,97 @@ export abstract class DataVersionSource {
 /** Headers a cached list response must carry again. */
 const KEPT_HEADERS = ['x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link'];
 
-/** A cached answer: its serialised JSON (smaller than the object, and never serialised twice) and headers. */
+/** A cached answer: its serialised JSON (outside the JavaScript heap, and never serialised twice) and headers. */
 interface Entry {
-  payload: string;
+  payload: Buffer;
   headers: Record<string, string>;
 }
 
-/** A bounded least-recently-used map. */
-export class LruCache<V> {
-  private readonly entries = new Map<string, V>();
+/** What an entry costs besides its key and payload: the header strings, the map slot, the objects. */
+const ENTRY_OVERHEAD_BYTES = 512;
 
-  constructor(private readonly capacity: number) {}
+/**
+ * A least-recently-used map bounded by bytes, not by entries: any number of large answers can pass through it
+ * and it never holds more than its budget. A value bigger than a sixteenth of the budget is not kept at all
+ * (one such answer would push out many small ones that are asked for more often).
+ */
+export class LruCache<V> {
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private used = 0;
+
+  constructor(
+    readonly maxBytes: number,
+    private readonly sizeOf: (value: V) => number,
+  ) {}
 
   get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
+    const found = this.entries.get(key);
+    if (found !== undefined) {
       this.entries.delete(key);
-      this.entries.set(key, value);
+      this.entries.set(key, found);
     }
-    return value;
+    return found?.value;
   }
 
-  set(key: string, value: V): void {
+  /** Keeps the value unless it is too big to be worth keeping; says whether it was kept. */
+  set(key: string, value: V): boolean {
+    this.delete(key);
+    // Keys are JavaScript strings: up to two bytes a character.
+    const bytes = key.length * 2 + this.sizeOf(value);
+    if (bytes > this.maxBytes / 16) return false;
+    this.entries.set(key, { value, bytes });
+    this.used += bytes;
+    while (this.used > this.maxBytes) this.delete(this.entries.keys().next().value as string);
+    return true;
+  }
+
+  delete(key: string): void {
+    const found = this.entries.get(key);
+    if (found === undefined) return;
     this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.used -= found.bytes;
   }
 
   get size(): number {
     return this.entries.size;
   }
+
+  /** The bytes the entries are counted at. */
+  get bytes(): number {
+    return this.used;
+  }
 }
 
 /**
  * The answers cached for anonymous GETs, shared by the Fastify hook that serves hits before the Nest pipeline
- * and the interceptor that stores misses.
+ * and the interceptor that stores misses. `maxBytes` bounds what it holds (0: no cache).
  */
 export class ResponseCache {
-  readonly entries = new LruCache<Entry>(1000);
+  readonly entries: LruCache<Entry>;
   /** Answers being computed: identical requests arriving meanwhile wait for the same one (no stampede). */
   readonly inFlight = new Map<string, Promise<{ body: unknown; entry: Entry | null }>>();
 
   constructor(
     readonly versions: DataVersionSource,
+    maxBytes: number,
     /** Path prefixes never cached (liveness and readiness must not depend on the database). */
     private readonly skipped: string[] = [],
-  ) {}
+  ) {
+    this.entries = new LruCache<Entry>(maxBytes, (entry) => entry.payload.length + ENTRY_OVERHEAD_BYTES);
+  }
 
   /** Anonymous GETs only: a request that sends credentials is never answered from the cache. */
   applies(request: FastifyRequest): boolean {
-    return request.method === 'GET' && request.headers.authorization === undefined && !this.skipped.some((prefix) => request.url.startsWith(prefix));
+    return (
+      this.entries.maxBytes > 0 &&
+      request.method === 'GET' &&
+      request.headers.authorization === undefined &&
+      !this.skipped.some((prefix) => request.url.startsWith(prefix))
+    );
   }
 
   /** Sets the cached headers on the reply and gives the payload to send as it is. */
-  replay(reply: FastifyReply, entry: Entry): string {
+  replay(reply: FastifyReply, entry: Entry): Buffer {
     for (const [name, value] of Object.entries(entry.headers)) reply.header(name, value);
     return entry.payload;
   }
@@ -113,7 +150,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
       pending = lastValueFrom(next.handle(), { defaultValue: undefined })
         .then((body) => {
           if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
-          const payload = JSON.stringify(body);
+          const payload = Buffer.from(JSON.stringify(body));
           const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', etag: strongEtag(payload) };
           for (const name of KEPT_HEADERS) {
             const value = reply.getHeader(name);
