@@ -1,16 +1,41 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeadlock, isUniqueViolation } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
+
+/** How often a write is run again whole when a concurrent one got in its way. */
+export const WRITE_ATTEMPTS = 12;
 
 /**
  * Runs a write as one transaction, and moves the data version on in that same transaction so that every
  * instance's caches see the write on their next read. SQLite has one connection, so writes are queued to keep
  * two transactions from interleaving on it; MySQL runs them concurrently on pooled connections.
+ *
+ * On MySQL two concurrent writes can each choose a value that only one of them may keep (the first free slug
+ * of a title) or deadlock. Such a write is run again whole, in a new transaction that sees what the other one
+ * committed: a generated value is then chosen anew, and an explicit one meets its conflict in the write's own
+ * checks (409 with the record that holds it). `work` must therefore build everything it writes afresh.
  */
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly attempts = WRITE_ATTEMPTS,
+  ) {}
 
-  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.once(work);
+      } catch (error) {
+        if (attempt >= this.attempts || !(isUniqueViolation(error) || isDeadlock(error))) throw error;
+        // A random pause, growing with the attempts, keeps the writes that collided from colliding again.
+        await sleep(Math.random() * Math.min(200, 5 * 2 ** attempt));
+      }
+    }
+  }
+
+  private once<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const write = (manager: EntityManager) =>
       work(manager).then(async (result) => {
         await manager.query('UPDATE data_version SET version = version + 1 WHERE id = 1');

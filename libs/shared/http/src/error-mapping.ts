@@ -30,6 +30,12 @@ export function isUniqueViolation(error: unknown): boolean {
   return cause.errno === 1062 || cause.code === 'ER_DUP_ENTRY' || cause.code === 'SQLITE_CONSTRAINT_UNIQUE' || cause.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** A transaction the database rolled back to break a lock cycle; run again whole, it succeeds. */
+export function isDeadlock(error: unknown): boolean {
+  const cause = driverError(error as ErrorLike);
+  return cause.errno === 1213 || cause.code === 'ER_LOCK_DEADLOCK';
+}
+
 export function isForeignKeyViolation(error: unknown): boolean {
   const cause = driverError(error as ErrorLike);
   return cause.errno === 1452 || cause.code === 'ER_NO_REFERENCED_ROW_2' || cause.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';

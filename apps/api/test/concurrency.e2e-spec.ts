@@ -1,0 +1,49 @@
+import { startTestApp, TestApp } from './support/test-app';
+
+const BASE = '/wp-json/calendar/events/v1';
+const KINDS = [
+  { path: 'events', kind: 'event', body: (name: string) => ({ title: name, start_date: '2030-05-01 19:00', end_date: '2030-05-01 21:00' }) },
+  { path: 'venues', kind: 'venue', body: (name: string) => ({ venue: name }) },
+  { path: 'organizers', kind: 'organizer', body: (name: string) => ({ organizer: name }) },
+];
+const CONCURRENT = 20;
+
+describe('concurrent writes', () => {
+  let t: TestApp;
+  let editor: { token: string };
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.reset();
+    editor = await t.user('editor');
+  });
+
+  describe.each(KINDS)('$path', ({ path, kind, body }) => {
+    it(`gives ${CONCURRENT} simultaneous creates with one name a slug each (title, title-2, ...)`, async () => {
+      const replies = await Promise.all(
+        Array.from({ length: CONCURRENT }, () => t.request('POST', `${BASE}/${path}`, { token: editor.token, json: body('Open Air Night') })),
+      );
+      expect(replies.map((reply) => reply.status)).toEqual(Array(CONCURRENT).fill(201));
+      const slugs = replies.map((reply) => reply.body.slug).sort();
+      const expected = ['open-air-night', ...Array.from({ length: CONCURRENT - 1 }, (_, index) => `open-air-night-${index + 2}`)].sort();
+      expect(slugs).toEqual(expected);
+      const listed = await t.request('GET', `${BASE}/${path}?per_page=100&start_date=2030-01-01&end_date=2030-12-31`);
+      expect(listed.body.total).toBe(CONCURRENT);
+    });
+
+    it('answers one of several simultaneous creates with the same explicit slug 201 and the others 409 slug-exists', async () => {
+      const replies = await Promise.all(
+        Array.from({ length: 5 }, (_, index) => t.request('POST', `${BASE}/${path}`, { token: editor.token, json: { ...body(`Take ${index}`), slug: 'taken' } })),
+      );
+      const statuses = replies.map((reply) => reply.status).sort();
+      expect(statuses).toEqual([201, 409, 409, 409, 409]);
+      const winner = replies.find((reply) => reply.status === 201)?.body;
+      expect(winner.slug).toBe('taken');
+      for (const reply of replies.filter((candidate) => candidate.status === 409)) {
+        expect(reply.body).toEqual({ code: 'slug-exists', message: `Another ${kind} uses that slug in this language.`, data: { status: 409, id: winner.id } });
+      }
+    });
+  });
+});
