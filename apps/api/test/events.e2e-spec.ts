@@ -259,6 +259,12 @@ describe('events (SPEC §4)', () => {
       const unlocked = await t.request('GET', `${EVENTS}/${created.id}?password=${encodeURIComponent('open sesame')}`);
       expect(unlocked.status).toBe(200);
       expect(unlocked.body).toMatchObject({ description: 'Secret', cost: '5' });
+      const bySlugLocked = await t.request('GET', `${EVENTS}/by-slug/private-party?password=wrong`);
+      expect(bySlugLocked.status).toBe(403);
+      expect(bySlugLocked.body).toEqual({ code: 'event-password-protected', message: 'The event is protected by a password.', data: { status: 403 } });
+      const bySlug = await t.request('GET', `${EVENTS}/by-slug/private-party?password=${encodeURIComponent('open sesame')}`);
+      expect(bySlug.status).toBe(200);
+      expect(bySlug.body).toMatchObject({ id: created.id, description: 'Secret', cost: '5' });
       const listed = (await t.request('GET', `${EVENTS}?${WINDOW}`)).body.events[0];
       expect(listed).toMatchObject({ title: 'Private party', description: '', excerpt: '', cost: '', website: '', image: false, categories: [], tags: [], venue: [], organizer: [] });
       expect(listed.cost_details.values).toEqual([]);
@@ -419,6 +425,28 @@ describe('events (SPEC §4)', () => {
       const deleted = await t.request('DELETE', `${CATEGORIES}/${music[0].id}`, { token: editor.token });
       expect(deleted.status).toBe(200);
       expect((await t.request('GET', `${EVENTS}/${gig.id}`, { token: editor.token })).body.categories).toEqual([]);
+    });
+
+    it('counts, for only_with_upcoming, the events each caller sees in event lists', async () => {
+      const hall = await post(VENUES, { venue: 'Hall' });
+      const cellar = await post(VENUES, { venue: 'Cellar' });
+      const acme = await post(ORGANIZERS, { organizer: 'Acme' });
+      const other = await t.user('author');
+      await event({ title: 'Draft gig', status: 'draft', venue: hall.id, organizer: acme.id }, author.token);
+      await event({ title: 'Private gig', status: 'private', venue: cellar.id });
+      await event({ title: 'Past gig', start_date: '2020-06-01 19:00', end_date: '2020-06-01 22:00', venue: cellar.id });
+      const names = async (path: string, token?: string) => {
+        const reply = await t.request('GET', `${path}?only_with_upcoming=true`, { token });
+        expect(reply.status).toBe(200);
+        return reply.body[path === VENUES ? 'venues' : 'organizers'].map((record: { venue?: string; organizer?: string }) => record.venue ?? record.organizer);
+      };
+      expect(await names(VENUES)).toEqual([]);
+      expect(await names(VENUES, other.token)).toEqual([]);
+      expect(await names(VENUES, author.token)).toEqual(['Hall']);
+      expect(await names(VENUES, editor.token)).toEqual(['Cellar', 'Hall']);
+      expect(await names(ORGANIZERS)).toEqual([]);
+      expect(await names(ORGANIZERS, author.token)).toEqual(['Acme']);
+      expect(await names(ORGANIZERS, editor.token)).toEqual(['Acme']);
     });
   });
 });

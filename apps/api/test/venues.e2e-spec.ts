@@ -310,6 +310,13 @@ describe('venues (SPEC §5)', () => {
       expect(mine.status).toBe('publish');
       expect((await t.request('PATCH', `${VENUES}/${mine.id}`, { token: author.token, json: { author: editor.id } })).status).toBe(403);
       expect((await t.request('POST', VENUES, { token: author.token, json: { venue: 'Z', author: editor.id } })).status).toBe(403);
+      // A user id that names nobody is a parameter error, checked before permissions and record lookups (§3.1).
+      const noSuchUser = { code: 'rest_invalid_param', message: 'Invalid parameter(s): author', data: { status: 400, params: { author: 'must be the id of an existing user' } } };
+      for (const [method, path] of [['POST', VENUES], ['PATCH', `${VENUES}/${mine.id}`], ['PATCH', `${VENUES}/${owned.id}`], ['PATCH', `${VENUES}/99999`]]) {
+        const reply = await t.request(method, path, { token: author.token, json: { venue: 'Z', author: 99999 } });
+        expect([method, path, reply.status, reply.body]).toEqual([method, path, 400, noSuchUser]);
+      }
+      expect((await t.request('GET', `${VENUES}?search=Z`, { token: editor.token })).body.total).toBe(0);
       const reassigned = await t.request('PATCH', `${VENUES}/${mine.id}`, { token: editor.token, json: { author: editor.id } });
       expect(reassigned.body.author).toBe(editor.id);
       const nobody = await t.request('PATCH', `${VENUES}/${mine.id}`, { token: editor.token, json: { author: 999 } });

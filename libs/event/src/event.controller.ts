@@ -68,8 +68,8 @@ export class EventController {
 
   @Get(BY_SLUG)
   @SLUG
-  getBySlug(@Param('slug') slug: string, @Query() _query: EventSlugItemDto, @Context() context: RequestContext) {
-    return this.events.getEvent({ slug }, context);
+  getBySlug(@Param('slug') slug: string, @Query() query: EventItemDto, @Context() context: RequestContext) {
+    return this.events.getEvent({ slug }, context, query.password);
   }
 
   @Post(BY_SLUG)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { likeContains, presentedColumn } from '@calendar/i18n';
-import { applyVisibility, LinkedKind, RecordStatus, SqlCondition } from '@calendar/records';
+import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
 import type { Caller } from '@calendar/shared/http';
 import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
@@ -44,6 +44,13 @@ export function sqlDateTime(value: Date): string {
   return value.toISOString().replace('T', ' ').replace('Z', '');
 }
 
+/** `alias.id` is linked to an event (alias `le`) that meets `condition`. */
+function linkedTo(kind: LinkedKind, alias: string, condition: SqlCondition): SqlCondition {
+  const table = kind === 'venue' ? 'event_venues' : 'event_organizers';
+  const column = kind === 'venue' ? 'venue_id' : 'organizer_id';
+  return { sql: `EXISTS (SELECT 1 FROM ${table} lk INNER JOIN events le ON le.id = lk.event_id WHERE lk.${column} = ${alias}.id AND ${condition.sql})`, params: condition.params };
+}
+
 /** The queries of events and of the links the event side owns. */
 @Injectable()
 export class EventRepository {
@@ -77,6 +84,9 @@ export class EventRepository {
       const value = filter[key];
       if (value instanceof Date) qb.andWhere(sql, { [key]: sqlDateTime(value) });
     }
+    // An event that ends by B also starts by B (the end is never before the start): stating it bounds the range
+    // the start-ordered listing index is read over, instead of reading it to its end.
+    if (filter.endsAtOrBefore) qb.andWhere('e.start_utc <= :startsByEnd', { startsByEnd: sqlDateTime(filter.endsAtOrBefore) });
     (filter.words ?? []).forEach((word, index) => {
       const key = `word${index}`;
       qb.andWhere(
@@ -198,14 +208,14 @@ export class EventRepository {
     return map.get(eventId) ?? [];
   }
 
-  /** `alias.id` is linked to an event that is not a draft, pending or trashed (upcoming: published and not over). */
-  linkedCondition(kind: LinkedKind, alias: string, upcoming: boolean, now: Date): SqlCondition {
-    const table = kind === 'venue' ? 'event_venues' : 'event_organizers';
-    const column = kind === 'venue' ? 'venue_id' : 'organizer_id';
-    const status = upcoming ? `le.status = 'publish' AND le.end_utc >= :linkedNow` : `le.status NOT IN ('draft', 'pending', 'trash')`;
-    return {
-      sql: `EXISTS (SELECT 1 FROM ${table} lk INNER JOIN events le ON le.id = lk.event_id WHERE lk.${column} = ${alias}.id AND ${status})`,
-      params: upcoming ? { linkedNow: sqlDateTime(now) } : {},
-    };
+  /** `alias.id` is linked to an event that is not a draft, pending or trashed. */
+  linkedCondition(kind: LinkedKind, alias: string): SqlCondition {
+    return linkedTo(kind, alias, { sql: `le.status NOT IN ('draft', 'pending', 'trash')`, params: {} });
+  }
+
+  /** `alias.id` is linked to an event that the caller sees in event lists and that has not ended by `now`. */
+  upcomingCondition(kind: LinkedKind, alias: string, caller: Caller | null, now: Date): SqlCondition {
+    const visible = visibleCondition('le', caller, 'linkedCallerId');
+    return linkedTo(kind, alias, { sql: `${visible.sql} AND le.end_utc >= :linkedNow`, params: { ...visible.params, linkedNow: sqlDateTime(now) } });
   }
 }

@@ -3,7 +3,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { OrganizerService } from '@calendar/organizer';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
-import { ApiException, assertPageExists, ListResult } from '@calendar/shared/http';
+import { ApiException, assertPageExists, Caller, ListResult } from '@calendar/shared/http';
 import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
 import { VenueService } from '@calendar/venue';
@@ -58,7 +58,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     this.termLinks.register({ termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId) });
     this.deps.eventLinks.register({
       idsForEvent: (kind: LinkedKind, eventId: number) => this.events.linkedIds(kind, eventId),
-      linkedCondition: (kind: LinkedKind, alias: string, upcoming: boolean) => this.events.linkedCondition(kind, alias, upcoming, new Date()),
+      linkedCondition: (kind: LinkedKind, alias: string) => this.events.linkedCondition(kind, alias),
+      upcomingCondition: (kind: LinkedKind, alias: string, caller: Caller | null) => this.events.upcomingCondition(kind, alias, caller, new Date()),
     });
   }
 

@@ -1,104 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
-import { Context, RequestContext } from '@calendar/i18n';
-import { RecordItemDto } from '@calendar/records';
-import { RequiresLogin } from '@calendar/shared/auth';
-import { ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
-import type { FastifyReply } from 'fastify';
+import { recordController } from '@calendar/records';
 import { CreateOrganizerDto, ListOrganizersQueryDto, UpdateOrganizerDto } from './dto/organizer.dto';
-import { OrganizerResponse } from './dto/organizer.mapper';
 import { OrganizerService } from './organizer.service';
 
-const ID = ApiParam({ name: 'id', type: 'integer', description: 'Organizer id' });
-const SLUG = ApiParam({ name: 'slug', type: 'string', description: 'Organizer slug, in any language' });
-const BY_SLUG = 'by-slug/:slug';
-
-@ApiTags('organizers')
-@Controller(`${NAMESPACE}/organizers`)
-export class OrganizerController {
-  constructor(private readonly organizers: OrganizerService) {}
-
-  @Get()
-  list(@Query() query: ListOrganizersQueryDto, @Context() context: RequestContext) {
-    return this.organizers.list(query, context);
-  }
-
-  @Post()
-  @RequiresLogin()
-  @HttpCode(201)
-  async create(@Body() body: CreateOrganizerDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<OrganizerResponse> {
-    const organizer = await this.organizers.create(body, context);
-    reply.header('Location', organizer.rest_url);
-    return organizer;
-  }
-
-  @Get(ID_SEGMENT)
-  @ID
-  get(@Param('id', ParseIntPipe) id: number, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
-    return this.organizers.get({ id }, context);
-  }
-
-  @Post(ID_SEGMENT)
-  @RequiresLogin()
-  @HttpCode(200)
-  @ID
-  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ id }, body, context);
-  }
-
-  @Put(ID_SEGMENT)
-  @RequiresLogin()
-  @ID
-  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ id }, body, context);
-  }
-
-  @Patch(ID_SEGMENT)
-  @RequiresLogin()
-  @ID
-  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ id }, body, context);
-  }
-
-  @Delete(ID_SEGMENT)
-  @RequiresLogin()
-  @ID
-  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
-    return this.organizers.remove({ id }, context);
-  }
-
-  @Get(BY_SLUG)
-  @SLUG
-  getBySlug(@Param('slug') slug: string, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
-    return this.organizers.get({ slug }, context);
-  }
-
-  @Post(BY_SLUG)
-  @RequiresLogin()
-  @HttpCode(200)
-  @SLUG
-  updateBySlugByPost(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ slug }, body, context);
-  }
-
-  @Put(BY_SLUG)
-  @RequiresLogin()
-  @SLUG
-  updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ slug }, body, context);
-  }
-
-  @Patch(BY_SLUG)
-  @RequiresLogin()
-  @SLUG
-  updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ slug }, body, context);
-  }
-
-  @Delete(BY_SLUG)
-  @RequiresLogin()
-  @SLUG
-  removeBySlug(@Param('slug') slug: string, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
-    return this.organizers.remove({ slug }, context);
-  }
-}
+/** `/organizers`: list, create, and read, update and trash by id and by slug (SPEC §5). */
+export const OrganizerController = recordController({
+  path: 'organizers',
+  label: 'Organizer',
+  service: OrganizerService,
+  create: CreateOrganizerDto,
+  update: UpdateOrganizerDto,
+  list: ListOrganizersQueryDto,
+});

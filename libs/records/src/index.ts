@@ -12,3 +12,4 @@ export * from './record.repository';
 export * from './record.service';
 export * from './record-status';
 export * from './records.module';
+export * from './record.controller';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '@calendar/shared/http';
 
 export type LinkedKind = 'venue' | 'organizer';
 
@@ -14,12 +15,13 @@ export interface SqlCondition {
 export interface EventLinkReader {
   /** Ids of the venues/organizers an event links to, or null when no such event exists. */
   idsForEvent(kind: LinkedKind, eventId: number): Promise<number[] | null>;
-  /**
-   * A condition on `alias.id`: linked to at least one event that is not a draft, pending or trashed
-   * (`upcoming`: one visible event that has not ended yet).
-   */
-  linkedCondition(kind: LinkedKind, alias: string, upcoming: boolean): SqlCondition;
+  /** A condition on `alias.id`: linked to at least one event that is not a draft, pending or trashed. */
+  linkedCondition(kind: LinkedKind, alias: string): SqlCondition;
+  /** A condition on `alias.id`: linked to at least one event the caller sees in event lists that has not ended yet. */
+  upcomingCondition(kind: LinkedKind, alias: string, caller: Caller | null): SqlCondition;
 }
+
+const NOTHING: SqlCondition = { sql: '1 = 0', params: {} };
 
 /** Where the owner of event links registers its reader at start-up. */
 @Injectable()
@@ -36,7 +38,11 @@ export class EventLinkRegistry {
   }
 
   /** With no event store registered, nothing is linked. */
-  linkedCondition(kind: LinkedKind, alias: string, upcoming: boolean): SqlCondition {
-    return this.reader ? this.reader.linkedCondition(kind, alias, upcoming) : { sql: '1 = 0', params: {} };
+  linkedCondition(kind: LinkedKind, alias: string): SqlCondition {
+    return this.reader ? this.reader.linkedCondition(kind, alias) : NOTHING;
+  }
+
+  upcomingCondition(kind: LinkedKind, alias: string, caller: Caller | null): SqlCondition {
+    return this.reader ? this.reader.upcomingCondition(kind, alias, caller) : NOTHING;
   }
 }

@@ -4,6 +4,7 @@ import type { Caller } from '@calendar/shared/http';
 import { Brackets, DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
 import type { RecordKind } from './record-kind';
+import type { SqlCondition } from './record-links';
 import type { RecordStatus } from './record-status';
 
 export interface RecordListFilter {
@@ -37,9 +38,15 @@ export function applyVisibility<T extends object>(qb: SelectQueryBuilder<T>, ali
     }
     return;
   }
-  if (can.readOthersPrivate(caller)) qb.andWhere(`${alias}.status <> 'trash'`);
-  else if (caller) qb.andWhere(`(${alias}.status = 'publish' OR (${alias}.author_id = :callerId AND ${alias}.status <> 'trash'))`, { callerId: caller.id });
-  else qb.andWhere(`${alias}.status = 'publish'`);
+  const visible = visibleCondition(alias, caller, 'callerId');
+  qb.andWhere(visible.sql, visible.params);
+}
+
+/** The default visibility of `applyVisibility` as a condition of its own, for subqueries (`param` names the caller's id). */
+export function visibleCondition(alias: string, caller: Caller | null, param: string): SqlCondition {
+  if (can.readOthersPrivate(caller)) return { sql: `${alias}.status <> 'trash'`, params: {} };
+  if (caller) return { sql: `(${alias}.status = 'publish' OR (${alias}.author_id = :${param} AND ${alias}.status <> 'trash'))`, params: { [param]: caller.id } };
+  return { sql: `${alias}.status = 'publish'`, params: {} };
 }
 
 /** Queries one kind of record with its translations; lists read a page of ids, then the rows in one more query. */

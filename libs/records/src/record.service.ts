@@ -74,10 +74,10 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     }
     if (Object.keys(problems).length > 0) throw ApiException.invalidParams(problems);
     if (query.has_events !== undefined) {
-      const condition = this.deps.eventLinks.linkedCondition(linked, 'r', false);
+      const condition = this.deps.eventLinks.linkedCondition(linked, 'r');
       filter.conditions?.push(query.has_events ? condition : { sql: `NOT (${condition.sql})`, params: condition.params });
     }
-    if (query.only_with_upcoming) filter.conditions?.push(this.deps.eventLinks.linkedCondition(linked, 'r', true));
+    if (query.only_with_upcoming) filter.conditions?.push(this.deps.eventLinks.upcomingCondition(linked, 'r', caller));
 
     const total = await this.repository.count(filter);
     assertPageExists(this.kind.kind, query, total);
@@ -110,7 +110,8 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   async createWith(manager: EntityManager, input: W, context: RequestContext): Promise<number> {
     const caller = context.caller;
     if (!can.createRecords(caller) || !caller) throw ApiException.notLoggedIn();
-    const authorId = await this.checkAuthor(input.author, context, caller.id);
+    await this.assertAuthorExists(input.author);
+    const authorId = this.checkAuthor(input.author, context, caller.id);
     const record = manager.getRepository(this.kind.entity).create();
     record.authorId = authorId;
     record.status = statusForWrite(input.status, caller);
@@ -139,9 +140,10 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   }
 
   async update(target: RecordTarget, input: W, context: RequestContext): Promise<R> {
+    await this.assertAuthorExists(input.author);
     const found = await this.find(target, context);
     this.assertMayModify(found, context);
-    const authorId = input.author === undefined ? found.authorId : await this.checkAuthor(input.author, context, found.authorId);
+    const authorId = this.checkAuthor(input.author, context, found.authorId);
     await this.write(async (manager) => {
       const record = (await manager.getRepository(this.kind.entity).findOne({ where: { id: found.id } as never })) as E;
       record.authorId = authorId;
@@ -208,11 +210,15 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     if (!mayModify(record, context.caller)) throw ApiException.forbidden();
   }
 
-  /** Only editors and administrators may make someone else the author; the author must exist. */
-  private async checkAuthor(requested: number | undefined, context: RequestContext, fallback: number): Promise<number> {
+  /** `author` names an existing user: a parameter check, so it comes before record lookups and permissions. */
+  private async assertAuthorExists(requested: number | undefined): Promise<void> {
+    if (requested !== undefined && !(await this.deps.users.findById(requested))) throw ApiException.invalidParams({ author: 'must be the id of an existing user' });
+  }
+
+  /** Only editors and administrators may make someone else the author. */
+  private checkAuthor(requested: number | undefined, context: RequestContext, fallback: number): number {
     if (requested === undefined || requested === fallback) return fallback;
     if (requested !== context.caller?.id && !can.editOthers(context.caller)) throw ApiException.forbidden();
-    if (!(await this.deps.users.findById(requested))) throw ApiException.invalidParams({ author: 'must be the id of an existing user' });
     return requested;
   }
 

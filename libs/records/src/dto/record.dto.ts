@@ -6,6 +6,7 @@ import {
   IntegerParam,
   LocalizedDto,
   StringListParam,
+  SearchParam,
   StringParam,
 } from '@calendar/shared/http';
 import { ImageParam } from '../media/image.param';
@@ -19,7 +20,7 @@ export class ListRecordsQueryDto extends LocalizedDto {
   @IntegerParam({ min: 1, max: 100, default: 10, description: 'Records per page' })
   per_page = 10;
 
-  @StringParam({ description: 'Every word appears, case-insensitive, in one of the searchable fields' })
+  @SearchParam({ description: 'Every word appears, case-insensitive, in one of the searchable fields' })
   search?: string;
 
   @IntegerParam({ description: 'Only those linked to this event id' })
