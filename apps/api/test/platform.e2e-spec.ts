@@ -99,6 +99,34 @@ describe('REST platform: parameters, errors, caching (SPEC §2, §3)', () => {
       });
     });
 
+    it('bounds search to 200 characters on every list, and searches that long when a record could match', async () => {
+      // A record in each list, so that the search condition is evaluated against a row (SQLite's LIKE refuses
+      // patterns over 50,000 bytes only when it compares one).
+      for (const [path, body] of [
+        ['venues', { venue: 'xx hall' }],
+        ['organizers', { organizer: 'xx org' }],
+        ['tags', { name: 'xx' }],
+        ['categories', { name: 'xx' }],
+        ['events', { title: 'xx', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00' }],
+      ] as const) {
+        expect((await t.request('POST', `${API}/${path}`, { token: editor, json: body })).status).toBe(201);
+      }
+      for (const path of ['events', 'venues', 'organizers', 'categories', 'tags']) {
+        const longest = await t.request('GET', `${API}/${path}?hide_empty=false&search=${'x'.repeat(200)}`);
+        expect([path, longest.status, longest.body[path]]).toEqual([path, 200, []]);
+        const cjk = await t.request('GET', `${API}/${path}?hide_empty=false&search=${encodeURIComponent('音'.repeat(200))}`);
+        expect([path, cjk.status, cjk.body[path]]).toEqual([path, 200, []]);
+        for (const search of ['x'.repeat(201), encodeURIComponent('音'.repeat(25_000))]) {
+          const reply = await t.request('GET', `${API}/${path}?hide_empty=false&search=${search}`);
+          expect([path, reply.status, reply.body]).toEqual([
+            path,
+            400,
+            { code: 'rest_invalid_param', message: 'Invalid parameter(s): search', data: { status: 400, params: { search: 'must be a non-empty string of at most 200 characters' } } },
+          ]);
+        }
+      }
+    });
+
     it('tells missing required parameters from empty ones', async () => {
       const missing = await t.request('POST', TAGS, { token: editor, json: { description: 'no name' } });
       expect(missing.status).toBe(400);
@@ -127,6 +155,14 @@ describe('REST platform: parameters, errors, caching (SPEC §2, §3)', () => {
       const reply = await t.request('POST', TAGS, { token: editor, json: { name: 'Big', description: 'x'.repeat(1024 * 1024) } });
       expect(reply.status).toBe(413);
       expect(reply.body).toEqual({ code: 'rest_request_too_large', message: 'The request body is larger than 1 MiB.', data: { status: 413 } });
+    });
+
+    it('answers what the router refuses in the envelope: an over-long path segment (414), an unreadable URL (400)', async () => {
+      const long = await t.request('GET', `/wp-json/calendar/events/v1/events/by-slug/${'x'.repeat(501)}`);
+      expect([long.status, long.body]).toEqual([414, { code: 'rest_uri_too_long', message: 'A path segment is longer than 500 characters.', data: { status: 414 } }]);
+      expect((await t.request('GET', `/wp-json/calendar/events/v1/events/by-slug/${'x'.repeat(500)}`)).status).toBe(404);
+      const unreadable = await t.request('GET', '/wp-json/calendar/events/v1/events/by-slug/%E0%A4%A');
+      expect([unreadable.status, unreadable.body]).toEqual([400, { code: 'rest_bad_url', message: 'The request URL could not be read.', data: { status: 400 } }]);
     });
 
     it('refuses unknown content types with 415', async () => {

@@ -8,6 +8,7 @@ import {
   LocalizedDto,
   NumberParam,
   StringListParam,
+  SearchParam,
   StringParam,
   TimeZoneParam,
   UrlParam,
@@ -126,7 +127,7 @@ export class ListEventsQueryDto extends LocalizedDto {
   @BooleanParam({ default: false, description: 'Use the date parameters at their exact times instead of whole days' })
   strict_dates = false;
 
-  @StringParam({ description: 'Every word appears in the title, excerpt or description' })
+  @SearchParam({ description: 'Every word appears in the title, excerpt or description' })
   search?: string;
 
   @TermListParam({ description: 'Events with any of these categories (ids or slugs); descendants included' })

@@ -5,7 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppConfig } from '@calendar/shared/config';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiException } from './api-exception';
 import { applyCaching } from './caching';
@@ -20,6 +20,21 @@ import { createValidationPipe } from './validation.pipe';
 
 type RawRequest = IncomingMessage & { urlLanguage?: string };
 
+/** The longest path parameter (a slug) the router reads; a longer one is answered 414. */
+const MAX_PATH_SEGMENT = 500;
+
+/**
+ * What the router refuses before any route runs (an over-long slug, an unreadable URL) still gets the error
+ * envelope. (The request and reply are typed loosely: Nest's adapter declares them with its own copy of Fastify.)
+ */
+function routerRefusal(error: { code?: string }, _request: unknown, reply: unknown): void {
+  const mapped =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiException(414, 'rest_uri_too_long', `A path segment is longer than ${MAX_PATH_SEGMENT} characters.`)
+      : new ApiException(400, 'rest_bad_url', 'The request URL could not be read.');
+  void (reply as FastifyReply).code(mapped.status).type('application/json; charset=utf-8').send(mapped.toBody());
+}
+
 /** Paths answered outside the API root. */
 export const OPERATIONAL_PATHS = ['healthz', 'readyz'];
 
@@ -33,7 +48,8 @@ export function createHttpAdapter(config: AppConfig): FastifyAdapter {
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: true,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PATH_SEGMENT },
+    frameworkErrors: routerRefusal,
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
@@ -115,7 +131,7 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   // Cached anonymous answers are served by a hook before the Nest pipeline; misses are stored by the outermost
   // interceptor, after the list interceptor has rendered them (headers included).
-  const cache = new ResponseCache(app.get(DataVersionSource), OPERATIONAL_PATHS.map((path) => `/${path}`));
+  const cache = new ResponseCache(app.get(DataVersionSource), config.responseCacheBytes, OPERATIONAL_PATHS.map((path) => `/${path}`));
   fastify.addHook('preHandler', (request, reply) => cache.serveHit(request, reply));
   app.useGlobalInterceptors(new ResponseCacheInterceptor(cache), new ListInterceptor());
   return routes;

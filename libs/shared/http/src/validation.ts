@@ -228,6 +228,17 @@ export function EnumParam(values: readonly string[], options: ParamOptions = {})
 }
 
 /** Plain text, trimmed. Markup is kept as text, never interpreted. */
+/**
+ * The longest `search` a list accepts, in characters. A search box never needs more, and SQLite refuses LIKE
+ * patterns over 50,000 bytes, which a longer value would reach.
+ */
+export const SEARCH_MAX_LENGTH = 200;
+
+/** The `search` parameter of a list: a non-empty string of at most SEARCH_MAX_LENGTH characters. */
+export function SearchParam(options: ParamOptions = {}): PropertyDecorator {
+  return StringParam({ ...options, maxLength: SEARCH_MAX_LENGTH });
+}
+
 export function StringParam(options: ParamOptions & { maxLength?: number } = {}): PropertyDecorator {
   const { maxLength } = options;
   return param(

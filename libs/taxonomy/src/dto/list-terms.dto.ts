@@ -1,4 +1,4 @@
-import { BooleanParam, EnumParam, IntegerListParam, IntegerParam, LocalizedDto, StringParam } from '@calendar/shared/http';
+import { BooleanParam, EnumParam, IntegerListParam, IntegerParam, LocalizedDto, SearchParam, StringParam } from '@calendar/shared/http';
 
 export const TAG_ORDERBY = ['name', 'id', 'slug', 'count', 'description', 'include'] as const;
 export const CATEGORY_ORDERBY = [...TAG_ORDERBY, 'parent'] as const;
@@ -11,7 +11,7 @@ class ListTermsQueryDto extends LocalizedDto {
   @IntegerParam({ min: 1, max: 100, default: 10, description: 'Terms per page' })
   per_page = 10;
 
-  @StringParam({ description: 'Terms whose name or slug contains this text (case-insensitive)' })
+  @SearchParam({ description: 'Terms whose name or slug contains this text (case-insensitive)' })
   search?: string;
 
   @IntegerListParam({ description: 'Leave out these term ids' })
