@@ -1,33 +1,25 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { BUILT_MAIN, rssMb, startBuiltService } from '@calendar/shared/testing';
 import autocannon from 'autocannon';
-import { addRun, renderRun, ScenarioResult } from './report';
+import { renderChart } from './chart';
+import { addRun, HistoryEntry, renderRun, renderTable, ScenarioResult } from './report';
+import { BenchData, NAMESPACE, Scenario, scenarios } from './scenarios';
 
 /*
- * `npm run bench`: starts the built service on DATABASE_URL (MySQL, seeded with `npm run seed`), drives it from
- * this separate process with autocannon, and records req/s, p50, p99 and the service's peak RSS per scenario in
- * docs/benchmarks.md.
+ * `npm run bench`: starts the built service on DATABASE_URL (MySQL, seeded with `npm run seed`) as `npm start`
+ * starts it, drives it from this separate process with autocannon, and records req/s, p50, p99 and the service's
+ * peak RSS per scenario: the cached scenarios of SPEC §10 and the computed ones of §10.1, the last of them on an
+ * embedded SQLite database seeded alike (`--sqlite`). Prints a table, adds the run to docs/benchmarks.md and its
+ * figures to docs/benchmarks.json, and draws docs/benchmarks.svg from all recorded runs.
  */
 
 const ROOT = join(__dirname, '../../..');
-const NAMESPACE = '/wp-json/calendar/events/v1';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function rssMb(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return Math.round(kb / 1024);
-  } catch {
-    return 0;
-  }
-}
+const DOCS = join(ROOT, 'docs');
+const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--sqlite URL] [--no-write]`;
 
 /** The database server's name and version, as the local client reports it. */
 function serverVersion(): string {
@@ -39,95 +31,164 @@ function serverVersion(): string {
   }
 }
 
-async function json(base: string, path: string): Promise<any> {
-  const response = await fetch(`${base}${path}`);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function json(base: string, path: string, token?: string): Promise<any> {
+  const response = await fetch(`${base}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
   return response.json();
+}
+
+/** Runs a tool of the workspace (the CLI, the seed) on a database, and gives its standard output. */
+function tool(script: string, args: string[], databaseUrl: string): string {
+  return execFileSync(process.execPath, ['-r', '@swc-node/register', script, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+}
+
+/** A new editor on that database, and its token. */
+function editorToken(databaseUrl: string, run: string): string {
+  const created = JSON.parse(tool('tools/cli/src/main.ts', ['users:create', '--login', `bench-editor-${run}`, '--role', 'editor'], databaseUrl));
+  return created.token;
+}
+
+/** What the scenarios ask for: published events that need no password, a venue, the categories. */
+async function benchData(base: string, token: string): Promise<BenchData & { total: number }> {
+  const eventIds: number[] = [];
+  for (let page = 1; page <= 20; page += 1) {
+    const list = await json(base, `${NAMESPACE}/events?per_page=100&page=${page}&start_date=2000-01-01&end_date=2100-01-01`);
+    // A protected event is listed with its description blanked; every seeded one has a description.
+    for (const event of list.events) if (event.description !== '') eventIds.push(event.id);
+    if (!list.next_rest_url) break;
+  }
+  const total = Number((await json(base, `${NAMESPACE}/events?per_page=1&start_date=2000-01-01&end_date=2100-01-01`)).total);
+  const venueId = (await json(base, `${NAMESPACE}/venues?per_page=1`)).venues[0]?.id;
+  const categoryIds = (await json(base, `${NAMESPACE}/categories?per_page=100`)).categories.map((term: { id: number }) => term.id);
+  if (eventIds.length === 0 || venueId === undefined || categoryIds.length === 0) throw new Error('the database holds no seeded calendar: run `npm run seed` first');
+  return { eventIds, venueId, categoryIds, editorToken: token, total };
+}
+
+interface Load {
+  connections: number;
+  duration: number;
+  warmup: number;
+}
+
+async function drive(base: string, scenario: Scenario, seconds: number, connections: number, offset: number): Promise<autocannon.Result> {
+  let n = offset;
+  return autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = scenario.next(n++);
+          return { ...request, method: next.method, path: next.path, headers: { ...(next.headers ?? {}) }, body: next.body };
+        },
+      },
+    ],
+  });
+}
+
+/** Starts the service on one database and measures the scenarios on it. */
+async function measure(databaseUrl: string, chosen: (data: BenchData) => Scenario[], load: Load, run: string, port: number): Promise<{ results: ScenarioResult[]; peak: number; total: number; database: string }> {
+  const token = editorToken(databaseUrl, run);
+  const server = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, { port });
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.process.pid as number))), 100);
+  const results: ScenarioResult[] = [];
+  try {
+    const data = await benchData(server.base, token);
+    for (const scenario of chosen(data)) {
+      // Warm-up: JIT compilation and connection set-up are not part of the measurement; its URLs are not the run's.
+      await drive(server.base, scenario, load.warmup, load.connections, 10_000_000);
+      const result = await drive(server.base, scenario, load.duration, load.connections, 0);
+      const figures = { name: scenario.name, section: scenario.section, shown: scenario.shown, budget: scenario.budget, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+      results.push(figures);
+      process.stderr.write(`${scenario.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.errors}\n`);
+    }
+    return { results, peak, total: data.total, database: databaseUrl.startsWith('mysql') ? serverVersion() : 'SQLite' };
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+  }
+}
+
+/** An embedded SQLite database seeded like the MySQL one (made once, kept under tmp/). */
+function ensureSqlite(url: string, events: number): void {
+  const file = url.replace(/^sqlite:/, '');
+  if (existsSync(join(ROOT, file))) return;
+  mkdirSync(dirname(join(ROOT, file)), { recursive: true });
+  process.stderr.write(`Seeding ${events} events into ${url} for the SQLite scenario...\n`);
+  tool('tools/seed/src/main.ts', ['--events', String(events)], url);
 }
 
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, label: { type: 'string' }, port: { type: 'string' }, 'no-write': { type: 'boolean' }, only: { type: 'string' } },
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      label: { type: 'string' },
+      port: { type: 'string' },
+      'no-write': { type: 'boolean' },
+      only: { type: 'string' },
+      sqlite: { type: 'string' },
+    },
     strict: true,
   });
-  const duration = Number(values.duration ?? 10);
-  const warmup = Number(values.warmup ?? 3);
-  const connections = Number(values.connections ?? 10);
+  const load: Load = { duration: Number(values.duration ?? 10), warmup: Number(values.warmup ?? 3), connections: Number(values.connections ?? 10) };
+  if (![load.duration, load.warmup, load.connections].every((value) => Number.isFinite(value) && value > 0)) throw new Error(`durations and connections are positive numbers\n${USAGE}`);
   const port = Number(values.port ?? 3310);
   const databaseUrl = process.env['DATABASE_URL'];
-  if (!databaseUrl?.startsWith('mysql')) process.stderr.write('warning: the budgets of SPEC §10 are measured on MySQL; DATABASE_URL is not a mysql:// URL\n');
-  const main = join(ROOT, 'dist/apps/api/main.js');
-  if (!existsSync(main)) execFileSync('npx', ['nx', 'run', 'api:build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
+  if (!databaseUrl) throw new Error(`DATABASE_URL names the seeded database to measure\n${USAGE}`);
+  if (!databaseUrl.startsWith('mysql')) process.stderr.write('warning: the budgets of SPEC §10 are measured on MySQL; DATABASE_URL is not a mysql:// URL\n');
+  const sqliteUrl = values.sqlite ?? 'sqlite:tmp/bench/calendar-100k.sqlite';
+  if (!existsSync(BUILT_MAIN)) execFileSync('npx', ['nx', 'run', 'api:build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
 
-  // The service runs with the Node.js flags of `npm start`, its production command.
-  const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
-  const flags = (/node ((?:--\S+ )*)dist\/apps\/api\/main\.js/.exec(start)?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
-  const server: ChildProcess = spawn('node', [...flags, main], { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid as number))), 100);
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if ((await fetch(`${base}/readyz`)).ok) break;
-      } catch {
-        /* not listening yet */
-      }
-      if (attempt > 300) throw new Error('the service did not become ready');
-      await sleep(100);
-    }
-    const first = await json(base, `${NAMESPACE}/events?per_page=1`);
-    const total = Number((await json(base, `${NAMESPACE}/events?per_page=1&start_date=2000-01-01&end_date=2100-01-01`)).total);
-    const eventId = first.events[0]?.id;
-    const venueId = (await json(base, `${NAMESPACE}/venues?per_page=1`)).venues[0]?.id;
-    const categoryId = (await json(base, `${NAMESPACE}/categories?per_page=1`)).categories[0]?.id;
-    const scenarios: [string, string][] = [
-      ['Event list (default)', `${NAMESPACE}/events?per_page=10`],
-      ['Event list, date window', `${NAMESPACE}/events?start_date=2027-01-01&end_date=2027-03-31`],
-      ['Event list, category', `${NAMESPACE}/events?categories=${categoryId}`],
-      ['Event list, venue', `${NAMESPACE}/events?venue=${venueId}`],
-      ['Event list, search', `${NAMESPACE}/events?search=festival`],
-      ['Event list, geo', `${NAMESPACE}/events?geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=25`],
-      ['Single event', `${NAMESPACE}/events/${eventId}`],
-      ['Venue list', `${NAMESPACE}/venues`],
-      ['Category list', `${NAMESPACE}/categories`],
-      ['Event list (default), French', `/fr${NAMESPACE}/events?per_page=10`],
-      ['Event list, date window, French', `/fr${NAMESPACE}/events?start_date=2027-01-01&end_date=2027-03-31`],
-    ];
-    const results: ScenarioResult[] = [];
-    // `--only list` runs the scenarios whose name contains the text (case-insensitive).
-    const chosen = values.only ? scenarios.filter(([name]) => name.toLowerCase().includes((values.only as string).toLowerCase())) : scenarios;
-    for (const [name, path] of chosen) {
-      // Warm-up: JIT compilation and the first (uncached) answer are not part of the measurement.
-      await autocannon({ url: `${base}${path}`, connections, duration: warmup });
-      const result = await autocannon({ url: `${base}${path}`, connections, duration });
-      results.push({ name, path: path.replace(NAMESPACE, '…'), requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
-      process.stderr.write(`${name}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms\n`);
-    }
-    const section = renderRun(
-      {
-        label: values.label ?? 'run',
-        command: `DATABASE_URL=<mysql url> npm run bench -- --duration ${duration} --warmup ${warmup}${values.only ? ` --only "${values.only}"` : ''}${values.label ? ` --label "${values.label}"` : ''}`,
-        date: new Date().toISOString().slice(0, 10),
-        database: databaseUrl?.startsWith('mysql') ? serverVersion() : 'SQLite',
-        events: total,
-        machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`,
-        connections,
-        duration,
-        peakRssMb: peak,
-      },
-      results,
-    );
-    process.stdout.write(`${section}\n`);
-    if (!values['no-write']) {
-      const file = join(ROOT, 'docs/benchmarks.md');
-      writeFileSync(file, addRun(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\n<!-- runs -->\n', section));
-    }
-  } finally {
-    clearInterval(sampler);
-    server.kill('SIGTERM');
+  const run = Date.now().toString(36);
+  // `--only text` runs the scenarios whose name contains the text (case-insensitive).
+  const wanted = (scenario: Scenario) => !values.only || scenario.name.toLowerCase().includes(values.only.toLowerCase());
+  const main = await measure(databaseUrl, (data) => scenarios(data, run).filter((scenario) => !scenario.sqlite && wanted(scenario)), load, run, port);
+  const results = [...main.results];
+  let peak = main.peak;
+  const sqliteWanted = scenarios({ eventIds: [1], venueId: 1, categoryIds: [1], editorToken: '' }, run).some((scenario) => scenario.sqlite && wanted(scenario));
+  if (sqliteWanted) {
+    ensureSqlite(sqliteUrl, main.total);
+    const embedded = await measure(sqliteUrl, (data) => scenarios(data, run).filter((scenario) => scenario.sqlite && wanted(scenario)), load, run, port);
+    results.push(...embedded.results);
+    peak = Math.max(peak, embedded.peak);
   }
+
+  const command = [
+    'DATABASE_URL=<mysql url> npm run bench --',
+    `--duration ${load.duration} --warmup ${load.warmup}`,
+    values.only ? `--only "${values.only}"` : '',
+    values.label ? `--label "${values.label}"` : '',
+    values.sqlite ? `--sqlite ${values.sqlite}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const info = {
+    label: values.label ?? 'run',
+    command,
+    date: new Date().toISOString().slice(0, 10),
+    database: main.database,
+    events: main.total,
+    machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`,
+    connections: load.connections,
+    duration: load.duration,
+    peakRssMb: peak,
+  };
+  process.stdout.write(`${renderTable(results)}\n`);
+  if (values['no-write']) return;
+  const document = join(DOCS, 'benchmarks.md');
+  writeFileSync(document, addRun(existsSync(document) ? readFileSync(document, 'utf8') : '# Benchmarks\n\n<!-- runs -->\n', renderRun(info, results)));
+  const historyFile = join(DOCS, 'benchmarks.json');
+  const history: HistoryEntry[] = existsSync(historyFile) ? JSON.parse(readFileSync(historyFile, 'utf8')) : [];
+  history.push({ label: info.label, date: info.date, events: info.events, command, results: results.map(({ name, requestsPerSecond, p50, p99 }) => ({ name, requestsPerSecond: Math.round(requestsPerSecond), p50, p99 })) });
+  writeFileSync(historyFile, `${JSON.stringify(history, null, 1)}\n`);
+  writeFileSync(join(DOCS, 'benchmarks.svg'), renderChart(history));
+  process.stderr.write('Recorded in docs/benchmarks.md, docs/benchmarks.json and docs/benchmarks.svg\n');
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

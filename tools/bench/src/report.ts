@@ -1,10 +1,16 @@
+import type { Budget } from './scenarios';
+
 export interface ScenarioResult {
   name: string;
-  path: string;
+  /** `10` (what the cache serves) or `10.1` (what must be computed). */
+  section: '10' | '10.1';
+  /** What was asked. */
+  shown: string;
   requestsPerSecond: number;
   p50: number;
   p99: number;
   errors: number;
+  budget?: Budget;
 }
 
 export interface RunInfo {
@@ -19,21 +25,46 @@ export interface RunInfo {
   peakRssMb: number;
 }
 
+/** One run's figures, kept in docs/benchmarks.json for the chart. */
+export interface HistoryEntry {
+  label: string;
+  date: string;
+  events: number;
+  command: string;
+  results: { name: string; requestsPerSecond: number; p50: number; p99: number }[];
+}
+
+/** `yes`, `no`, or empty where the SPEC sets no budget. */
+export function verdict(result: ScenarioResult): string {
+  if (!result.budget) return '';
+  return result.requestsPerSecond >= result.budget.requestsPerSecond && result.p99 <= result.budget.p99 ? 'yes' : 'no';
+}
+
+function budgetText(budget: Budget | undefined): string {
+  return budget ? `≥ ${budget.requestsPerSecond.toLocaleString('en-US')} req/s, p99 ≤ ${budget.p99} ms` : '';
+}
+
+/** The Markdown table of a run's scenarios. */
+export function renderTable(results: ScenarioResult[]): string {
+  const rows = results.map(
+    (r) =>
+      `| ${r.name} | §${r.section} | ${r.shown.startsWith('/') ? `\`${r.shown.replace('/wp-json/calendar/events/v1', '…')}\`` : r.shown} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.errors} | ${budgetText(r.budget)} | ${verdict(r)} |`,
+  );
+  return ['| Scenario | SPEC | Asked | req/s | p50 ms | p99 ms | non-2xx | Budget | Met |', '|---|---|---|---:|---:|---:|---:|---|---|', ...rows].join('\n');
+}
+
 /** The Markdown section of one benchmark run. */
 export function renderRun(info: RunInfo, results: ScenarioResult[]): string {
-  const rows = results.map((r) => `| ${r.name} | \`${r.path}\` | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
   return [
     `## ${info.date} — ${info.label}`,
     '',
     `- Command: \`${info.command}\``,
-    `- Data: ${info.events.toLocaleString('en-US')} published, listed events (${info.database}), seeded with \`npm run seed\``,
+    `- Data: ${info.events.toLocaleString('en-US')} events in the window of the lists (${info.database}), seeded with \`npm run seed\``,
     `- Machine: ${info.machine}`,
     `- Load: autocannon, ${info.connections} connections, ${info.duration} s per scenario, in a separate process`,
     `- Peak resident memory of the service: ${info.peakRssMb} MB`,
     '',
-    '| Scenario | Path | req/s | p50 ms | p99 ms | non-2xx |',
-    '|---|---|---:|---:|---:|---:|',
-    ...rows,
+    renderTable(results),
     '',
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from '@calendar/shared/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { eventBatch, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
+import { progressLine } from './progress';
 import { Random } from './random';
 
 /*
@@ -85,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
         await insertRows(manager, 'event_organizers', rows.organizers, batch);
         await insertRows(manager, 'event_terms', rows.terms, batch);
       });
-      if (process.stderr.isTTY) process.stderr.write(`\r${Math.min(events, from + step)} / ${events} events`);
+      if (process.stderr.isTTY) process.stderr.write(`\r${progressLine(Math.min(events, from + step), events, Date.now() - started)}`);
     }
     await dataSource.query(
       `UPDATE terms SET event_count = (SELECT COUNT(*) FROM event_terms et INNER JOIN events e ON e.id = et.event_id WHERE et.term_id = terms.id AND e.status = 'publish')`,

@@ -1,0 +1,154 @@
+/*
+ * What the benchmark asks for. Scenarios of SPEC §10 repeat one URL (what the response cache serves); those of
+ * §10.1 send every request to a URL not asked before, or with credentials, or between writes, so that each
+ * answer is computed.
+ */
+
+export const NAMESPACE = '/wp-json/calendar/events/v1';
+
+/** One request as autocannon sends it. */
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Scenario {
+  name: string;
+  /** The SPEC section whose budget applies: `10` (cached) or `10.1` (computed). */
+  section: '10' | '10.1';
+  /** What is asked, as shown in the report. */
+  shown: string;
+  /** The n-th request of the run. */
+  next(n: number): BenchRequest;
+  /** Runs against the embedded SQLite database instead of DATABASE_URL. */
+  sqlite?: boolean;
+  /** The budget of the SPEC for it, where there is one. */
+  budget?: Budget;
+}
+
+export interface Budget {
+  requestsPerSecond: number;
+  p99: number;
+}
+
+/** What the seeded data offers to ask for, read from the running service before the runs. */
+export interface BenchData {
+  eventIds: number[];
+  venueId: number;
+  categoryIds: number[];
+  /** An editor's token, for the scenarios with credentials and the writes. */
+  editorToken: string;
+}
+
+/** Words of the seeded titles (tools/seed). */
+const SEARCH_WORDS = ['festival', 'concert', 'market', 'workshop', 'jazz', 'summer', 'tour', 'tasting', 'recital', 'fair', 'party', 'session'];
+/** Cities of the seeded venues (tools/seed). */
+const POINTS: [number, number][] = [
+  [48.8566, 2.3522],
+  [45.764, 4.8357],
+  [40.7128, -74.006],
+  [42.3601, -71.0589],
+  [31.2304, 121.4737],
+  [-33.8688, 151.2093],
+  [51.5072, -0.1276],
+  [22.3193, 114.1694],
+];
+
+function monthWindow(index: number, firstYear: number): string {
+  const year = firstYear + Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `start_date=${year}-${pad(month)}-01&end_date=${year}-${pad(month)}-${pad(last)}`;
+}
+
+/**
+ * The varied list of SPEC §10.1, a different URL for every `n`: pages 1–200 of the default list, one-month
+ * windows over three years, one category, one search word, a geo radius, in turn. `run` keeps URLs of
+ * different runs apart (an ignored parameter), so that no answer of an earlier run is cached.
+ */
+export function variedList(n: number, data: Pick<BenchData, 'categoryIds'>, run: string, firstYear = new Date().getUTCFullYear()): string {
+  const kind = n % 5;
+  const step = Math.floor(n / 5);
+  const query = [
+    () => `page=${(step % 200) + 1}`,
+    () => monthWindow(step % 36, firstYear),
+    () => `categories=${data.categoryIds[step % data.categoryIds.length]}`,
+    () => `search=${SEARCH_WORDS[step % SEARCH_WORDS.length]}`,
+    () => {
+      const [lat, lng] = POINTS[step % POINTS.length];
+      return `geoloc_lat=${lat}&geoloc_lng=${lng}&geoloc_radius=${10 + (step % 40)}`;
+    },
+  ][kind]();
+  return `${NAMESPACE}/events?${query}&bench=${run}-${n}`;
+}
+
+/** A new event for the write part of the mixed scenario. */
+export function newEvent(n: number, run: string): string {
+  const day = 1 + (n % 28);
+  const month = 1 + (Math.floor(n / 28) % 12);
+  const date = `${new Date().getUTCFullYear() + 1}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  return JSON.stringify({ title: `Bench ${run} ${n}`, start_date: `${date} 19:00`, end_date: `${date} 21:00`, categories: [], status: 'publish' });
+}
+
+export function scenarios(data: BenchData, run: string): Scenario[] {
+  const get = (path: string, headers?: Record<string, string>): BenchRequest => ({ method: 'GET', path, headers });
+  const editor = { authorization: `Bearer ${data.editorToken}` };
+  const list = { requestsPerSecond: 2000, p99: 25 };
+  const fixed = (name: string, path: string, budget?: Budget): Scenario => ({ name, section: '10', shown: path, budget, next: () => get(path) });
+  const firstId = data.eventIds[0];
+  return [
+    fixed('Event list (default)', `${NAMESPACE}/events?per_page=10`, list),
+    fixed('Event list, date window', `${NAMESPACE}/events?start_date=2027-01-01&end_date=2027-03-31`, list),
+    fixed('Event list, category', `${NAMESPACE}/events?categories=${data.categoryIds[0]}`, list),
+    fixed('Event list, venue', `${NAMESPACE}/events?venue=${data.venueId}`, list),
+    fixed('Event list, search', `${NAMESPACE}/events?search=festival`, list),
+    fixed('Event list, geo', `${NAMESPACE}/events?geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=25`, list),
+    fixed('Single event', `${NAMESPACE}/events/${firstId}`, { requestsPerSecond: 4000, p99: 15 }),
+    fixed('Venue list', `${NAMESPACE}/venues`),
+    fixed('Category list', `${NAMESPACE}/categories`),
+    fixed('Event list (default), French', `/fr${NAMESPACE}/events?per_page=10`, list),
+    fixed('Event list, date window, French', `/fr${NAMESPACE}/events?start_date=2027-01-01&end_date=2027-03-31`, list),
+    {
+      name: 'Varied lists, anonymous',
+      section: '10.1',
+      shown: 'pages 1–200, month windows, a category, a search word, a geo radius; every URL new',
+      budget: { requestsPerSecond: 400, p99: 100 },
+      next: (n) => get(variedList(n, data, run)),
+    },
+    {
+      name: 'Varied lists, editor token',
+      section: '10.1',
+      shown: 'the same lists with `Authorization: Bearer <editor>`',
+      budget: { requestsPerSecond: 300, p99: 100 },
+      next: (n) => get(variedList(n, data, `${run}t`), editor),
+    },
+    {
+      name: 'Single events, never cached',
+      section: '10.1',
+      shown: '`/events/{id}` over the published events, every URL new',
+      budget: { requestsPerSecond: 1500, p99: 30 },
+      next: (n) => get(`${NAMESPACE}/events/${data.eventIds[(n * 7919) % data.eventIds.length]}?bench=${run}-${n}`),
+    },
+    {
+      name: 'Mixed: 90 % reads, 10 % creates',
+      section: '10.1',
+      shown: 'half the default list, half varied lists; every tenth request an editor creates an event',
+      budget: { requestsPerSecond: 500, p99: 150 },
+      next: (n) => {
+        if (n % 10 === 9) return { method: 'POST', path: `${NAMESPACE}/events`, headers: { ...editor, 'content-type': 'application/json' }, body: newEvent(n, run) };
+        return get(n % 2 === 0 ? `${NAMESPACE}/events?per_page=10` : variedList(n, data, `${run}m`));
+      },
+    },
+    {
+      name: 'Varied lists, anonymous, SQLite',
+      section: '10.1',
+      shown: 'the varied lists on the embedded SQLite database',
+      budget: { requestsPerSecond: 300, p99: 100 },
+      sqlite: true,
+      next: (n) => get(variedList(n, data, `${run}s`)),
+    },
+  ];
+}
