@@ -252,7 +252,7 @@ describe('categories and tags (SPEC §6, §7)', () => {
       expect(reply.body).toEqual({
         code: 'rest_invalid_param',
         message: 'Invalid parameter(s): search',
-        data: { status: 400, params: { search: 'must be a non-empty string' } },
+        data: { status: 400, params: { search: 'must be a non-empty string of at most 200 characters' } },
       });
       const lookups = await t.request('GET', `${CATEGORIES}?include=${tag.id},77&exclude=78&parent=${tag.id}&event=5`);
       expect(lookups.status).toBe(400);
