@@ -1,4 +1,4 @@
-import { DATE_TIME_RULE, parseDateTime, parseTimeZone, TimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
+import { DATE_TIME_RULE, parseDateTime, parseTimeZone, TimeZone, wpDateTime } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import moment from 'moment-timezone';
 
@@ -55,18 +55,14 @@ export function eventZone(name: string): TimeZone {
 }
 
 export function dateDetails(value: DateTime): DateDetails {
-  return {
-    year: value.toFormat('yyyy'),
-    month: value.toFormat('MM'),
-    day: value.toFormat('dd'),
-    hour: value.toFormat('HH'),
-    minutes: value.toFormat('mm'),
-    seconds: value.toFormat('ss'),
-  };
+  const [date, time] = wpDateTime(value).split(' ');
+  const [year, month, day] = date.split('-');
+  const [hour, minutes, seconds] = time.split(':');
+  return { year, month, day, hour, minutes, seconds };
 }
 
 export function wallClock(value: DateTime): string {
-  return value.toFormat(WP_DATE_TIME_FORMAT);
+  return wpDateTime(value);
 }
 
 /**

@@ -17,8 +17,23 @@ const MAX_OFFSET_MINUTES = 14 * 60;
 
 export const TIME_ZONE_RULE = 'an IANA time zone name (e.g. Europe/Paris, UTC) or an offset UTC+H[:MM] between UTC-12 and UTC+14';
 
-/** Parses an IANA zone name or a `UTC±H[:MM]` offset; returns null for anything else. */
+/** Zones already parsed, by the text given; bounded, since the text may come from a client. */
+const parsedZones = new Map<string, TimeZone | null>();
+const PARSED_ZONES_KEPT = 2000;
+
+/**
+ * Parses an IANA zone name or a `UTC±H[:MM]` offset; returns null for anything else. Every event answer names
+ * its zone, and checking an IANA name builds an `Intl.DateTimeFormat`, so results are kept by input.
+ */
 export function parseTimeZone(input: string): TimeZone | null {
+  const known = parsedZones.get(input);
+  if (known !== undefined) return known;
+  const parsed = parseTimeZoneText(input);
+  if (parsedZones.size < PARSED_ZONES_KEPT) parsedZones.set(input, parsed);
+  return parsed;
+}
+
+function parseTimeZoneText(input: string): TimeZone | null {
   const value = input.trim();
   if (value === '') return null;
   const offset = OFFSET_PATTERN.exec(value);
