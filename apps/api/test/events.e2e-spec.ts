@@ -327,6 +327,53 @@ describe('events (SPEC §4)', () => {
       expect(await titles(`include=${evening}&start_date=2031-01-01`)).toEqual(['Evening']);
     });
 
+    it('searches words and word starts with accents folded, Chinese runs, HTML texts, and counts exactly (SPEC §10.1)', async () => {
+      await event({ title: 'Café des Arts' });
+      await event({ title: 'Workshop', description: '<p>Learn <b>pottery</b> &amp; glazing</p>' });
+      const chinese = await t.request('POST', `/zh-hans${EVENTS}`, { token: editor.token, json: { title: '古典音乐会', start_date: '2030-06-02 19:00', end_date: '2030-06-02 21:00' } });
+      expect(chinese.status).toBe(201);
+      const search = async (words: string) => {
+        const reply = await t.request('GET', `${EVENTS}?${WINDOW}&search=${encodeURIComponent(words)}`);
+        expect(reply.status).toBe(200);
+        expect([words, reply.headers['x-wp-total'], reply.body.total]).toEqual([words, String(reply.body.events.length), reply.body.events.length]);
+        return reply.body.events.map((item: { title: string }) => item.title);
+      };
+      expect(await search('cafe')).toEqual(['Café des Arts']);
+      expect(await search('CAFÉ arts')).toEqual(['Café des Arts']);
+      expect(await search('caf')).toEqual(['Café des Arts']);
+      expect(await search('afe')).toEqual([]);
+      expect(await search('cafe pottery')).toEqual([]);
+      expect(await search('pott glaz')).toEqual(['Workshop']);
+      expect(await search('amp')).toEqual([]);
+      expect(await search('音乐')).toEqual(['古典音乐会']);
+      expect(await search('乐会')).toEqual(['古典音乐会']);
+      expect(await search('古')).toEqual(['古典音乐会']);
+      expect(await search('典乐')).toEqual([]);
+      expect(await search('!!!')).toEqual([]);
+    });
+
+    it('searches the text presented in the request language, with the original as fallback, and sees writes at once', async () => {
+      const night = await event({ title: 'Summer night', description: '<p>Open air</p>' });
+      expect((await t.request('PATCH', `/fr${EVENTS}/${night.id}`, { token: editor.token, json: { title: 'Nuit d’été' } })).status).toBe(200);
+      const found = async (language: string, words: string) =>
+        (await t.request('GET', `${language}${EVENTS}?${WINDOW}&search=${encodeURIComponent(words)}`)).body.events.map((item: { id: number }) => item.id);
+      expect(await found('/fr', 'nuit ete')).toEqual([night.id]);
+      expect(await found('/fr', 'summer')).toEqual([]);
+      expect(await found('/fr', 'open')).toEqual([night.id]);
+      expect(await found('', 'nuit')).toEqual([]);
+      expect(await found('', 'summer')).toEqual([night.id]);
+      expect(await found('/zh-hans', 'summer air')).toEqual([night.id]);
+      expect((await t.request('GET', `${EVENTS}?${WINDOW}&search=nuit&translation_language=fr`)).body.events.map((item: { id: number }) => item.id)).toEqual([night.id]);
+
+      expect((await t.request('PATCH', `${EVENTS}/${night.id}`, { token: editor.token, json: { title: 'Winter night', description: '' } })).status).toBe(200);
+      expect(await found('', 'winter')).toEqual([night.id]);
+      expect(await found('', 'summer')).toEqual([]);
+      expect(await found('', 'open')).toEqual([]);
+      expect(await found('/zh-hans', 'winter')).toEqual([night.id]);
+      expect(await found('/fr', 'winter')).toEqual([]);
+      expect(await found('/fr', 'nuit')).toEqual([night.id]);
+    });
+
     it('filters by search, terms with descendants, venue, organizer, featured, parent and geography', async () => {
       const music = await post(CATEGORIES, { name: 'Music' });
       const jazz = await post(CATEGORIES, { name: 'Jazz', parent: music.id });

@@ -1,3 +1,4 @@
+import { SearchTokenEntity } from '@calendar/shared/search';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizerModule } from '@calendar/organizer';
@@ -11,7 +12,7 @@ import { EventService } from './event.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([EventEntity, EventTranslationEntity, EventVenueEntity, EventOrganizerEntity, EventTermEntity]),
+    TypeOrmModule.forFeature([EventEntity, EventTranslationEntity, EventVenueEntity, EventOrganizerEntity, EventTermEntity, SearchTokenEntity]),
     RecordsModule,
     VenueModule,
     OrganizerModule,

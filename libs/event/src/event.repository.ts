@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { likeContains, presentedColumn } from '@calendar/i18n';
+import { prefixUpperBound, searchEntries, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
 import type { Caller } from '@calendar/shared/http';
-import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
 
 export interface EventListFilter {
@@ -17,7 +17,8 @@ export interface EventListFilter {
   startsAfter?: Date;
   endsBefore?: Date;
   endsAfter?: Date;
-  words?: string[];
+  /** Every term must match the event's presented text in `language` (SPEC §10.1); empty matches nothing. */
+  search?: SearchTerm[];
   /** Each list: events linked to any of these term ids. */
   termSets?: number[][];
   venues?: number[];
@@ -34,9 +35,6 @@ export interface EventLinks {
   terms: Map<number, number[]>;
 }
 
-const title = presentedColumn('tl', 'tor', 'name');
-const excerpt = presentedColumn('tl', 'tor', 'excerpt');
-const description = presentedColumn('tl', 'tor', 'description');
 const EARTH_RADIUS_KM = 6371;
 
 /** Datetime parameters in the form both engines store and compare (UTC). */
@@ -58,14 +56,6 @@ export class EventRepository {
 
   private filtered(filter: EventListFilter): SelectQueryBuilder<EventEntity> {
     const qb = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
-    if (filter.words?.length) {
-      // The texts are joined only to search them: the other filters are served by indexes on events alone.
-      qb.leftJoin(EventTranslationEntity, 'tl', 'tl.event_id = e.id AND tl.lang = :language', { language: filter.language }).innerJoin(
-        EventTranslationEntity,
-        'tor',
-        'tor.event_id = e.id AND tor.lang = e.original_lang',
-      );
-    }
     applyVisibility(qb, 'e', filter.caller, filter.statuses);
     if (filter.include) {
       qb.andWhere('e.id IN (:...include)', { include: filter.include });
@@ -87,14 +77,18 @@ export class EventRepository {
     // An event that ends by B also starts by B (the end is never before the start): stating it bounds the range
     // the start-ordered listing index is read over, instead of reading it to its end.
     if (filter.endsAtOrBefore) qb.andWhere('e.start_utc <= :startsByEnd', { startsByEnd: sqlDateTime(filter.endsAtOrBefore) });
-    (filter.words ?? []).forEach((word, index) => {
-      const key = `word${index}`;
-      qb.andWhere(
-        new Brackets((any) => {
-          for (const column of [title, excerpt, description]) any.orWhere(`LOWER(COALESCE(${column}, '')) LIKE :${key} ESCAPE '!'`, { [key]: likeContains(word) });
-        }),
-      );
-    });
+    if (filter.search) {
+      if (filter.search.length === 0) qb.andWhere('1 = 0');
+      // Each term is a range (or equality) on the token index. A row of the request language matches; a row of
+      // the original language matches for events with no text in the request language (SPEC §7 fallback).
+      const language = `(s.lang = :searchLang OR (s.original = :searchOriginal AND NOT EXISTS (SELECT 1 FROM event_translations x WHERE x.event_id = s.record_id AND x.lang = :searchLang)))`;
+      qb.setParameters({ searchLang: filter.language, searchOriginal: true });
+      filter.search.forEach((term, index) => {
+        const upper = term.prefix ? prefixUpperBound(term.token) : null;
+        const token = !term.prefix ? `s.token = :token${index}` : upper === null ? `s.token >= :token${index}` : `s.token >= :token${index} AND s.token < :upper${index}`;
+        qb.andWhere(`e.id IN (SELECT s.record_id FROM search_tokens s WHERE s.kind = 'event' AND ${token} AND ${language})`, { [`token${index}`]: term.token, [`upper${index}`]: upper });
+      });
+    }
     (filter.termSets ?? []).forEach((ids, index) => {
       qb.andWhere(ids.length > 0 ? `e.id IN (SELECT et.event_id FROM event_terms et WHERE et.term_id IN (:...terms${index}))` : '1 = 0', { [`terms${index}`]: ids });
     });
@@ -206,6 +200,25 @@ export class EventRepository {
     const links = await this.links([eventId]);
     const map = kind === 'venue' ? links.venues : kind === 'organizer' ? links.organizers : links.terms;
     return map.get(eventId) ?? [];
+  }
+
+  /** Writes the search index rows of an event from its texts, inside the write's transaction. */
+  async reindexSearch(manager: EntityManager, eventId: number): Promise<void> {
+    const event = await manager.getRepository(EventEntity).findOne({ where: { id: eventId }, select: { id: true, originalLang: true } });
+    const texts = await manager.getRepository(EventTranslationEntity).find({ where: { eventId } });
+    await manager.query(`DELETE FROM search_tokens WHERE kind = 'event' AND record_id = ?`, [eventId]);
+    if (!event) return;
+    const entries = searchEntries(
+      texts.map((row) => ({ lang: row.lang, fields: [row.name, row.excerpt, row.description] })),
+      event.originalLang,
+    );
+    for (let offset = 0; offset < entries.length; offset += 500) {
+      const chunk = entries.slice(offset, offset + 500);
+      await manager.query(
+        `INSERT INTO search_tokens (kind, token, record_id, lang, original) VALUES ${chunk.map(() => `('event', ?, ?, ?, ?)`).join(', ')}`,
+        chunk.flatMap((entry) => [entry.token, eventId, entry.lang, entry.original ? 1 : 0]),
+      );
+    }
   }
 
   /** `alias.id` is linked to an event that is not a draft, pending or trashed. */

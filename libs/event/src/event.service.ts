@@ -4,6 +4,7 @@ import { RequestContext } from '@calendar/i18n';
 import { OrganizerService } from '@calendar/organizer';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
 import { ApiException, assertPageExists, Caller, ListResult } from '@calendar/shared/http';
+import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
 import { VenueService } from '@calendar/venue';
@@ -86,7 +87,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       problems[query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng'] = 'must be given together with the other coordinate';
     }
     const filter: EventListFilter = { language, caller, statuses: query.status, include: query.include, featured: query.featured, geoloc: query.geoloc };
-    if (query.search !== undefined) filter.words = query.search.split(/\s+/).filter(Boolean);
+    if (query.search !== undefined) filter.search = searchTerms(query.search);
     filter.termSets = [];
     for (const taxonomy of ['categories', 'tags'] as const) {
       const items = query[taxonomy];
@@ -238,6 +239,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       await this.events.setLinks(manager, 'term', event.id, after);
     }
     await this.recount(manager, [...before, ...after]);
+    await this.events.reindexSearch(manager, event.id);
   }
 
   /** The trash keeps links; only the published counts of the event's terms change. */

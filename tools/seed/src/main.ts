@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from '@calendar/shared/database';
+import { searchEntries, SearchableTexts } from '@calendar/shared/search';
 import { DataSource, EntityManager } from 'typeorm';
 import { eventBatch, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
 import { progressLine } from './progress';
@@ -29,6 +30,18 @@ async function insertRows(manager: EntityManager, table: string, rows: Record<st
     const params = chunk.flatMap((row) => columns.map((column) => (typeof row[column] === 'boolean' ? (row[column] ? 1 : 0) : row[column])));
     await manager.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${placeholders}`, params);
   }
+}
+
+/** The search index rows of seeded events, as the service writes them (libs/shared/search). */
+function searchRows(events: Record<string, unknown>[], translations: Record<string, unknown>[]): Record<string, unknown>[] {
+  const texts = new Map<number, SearchableTexts[]>();
+  for (const row of translations) {
+    const id = row['event_id'] as number;
+    texts.set(id, [...(texts.get(id) ?? []), { lang: row['lang'] as string, fields: [row['name'], row['excerpt'], row['description']] as (string | null)[] }]);
+  }
+  return events.flatMap((event) =>
+    searchEntries(texts.get(event['id'] as number) ?? [], event['original_lang'] as string).map((entry) => ({ kind: 'event', token: entry.token, record_id: event['id'], lang: entry.lang, original: entry.original })),
+  );
 }
 
 async function nextId(dataSource: DataSource, table: string): Promise<number> {
@@ -85,6 +98,7 @@ async function main(argv: string[]): Promise<void> {
         await insertRows(manager, 'event_venues', rows.venues, batch);
         await insertRows(manager, 'event_organizers', rows.organizers, batch);
         await insertRows(manager, 'event_terms', rows.terms, batch);
+        await insertRows(manager, 'search_tokens', searchRows(rows.events, rows.translations), batch);
       });
       if (process.stderr.isTTY) process.stderr.write(`\r${progressLine(Math.min(events, from + step), events, Date.now() - started)}`);
     }

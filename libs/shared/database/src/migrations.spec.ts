@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
+import { MIGRATIONS } from './migrations';
+import { SearchTokens1767571200000 } from './migrations/1767571200000-search-tokens';
 
 describe('migrations', () => {
   it('build the schema and take it down again on SQLite', async () => {
@@ -7,7 +9,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000']);
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
       expect(await tables()).toEqual([
@@ -22,6 +24,7 @@ describe('migrations', () => {
         'organizer_translations',
         'organizers',
         'schema_migrations',
+        'search_tokens',
         'term_translations',
         'terms',
         'users',
@@ -31,6 +34,45 @@ describe('migrations', () => {
       expect(await dataSource.showMigrations()).toBe(false);
       for (let i = 0; i < applied.length; i++) await dataSource.undoLastMigration({ transaction: 'each' });
       expect(await tables()).toEqual(['schema_migrations']);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});
+
+describe('the search index migration', () => {
+  it('indexes the events already there, each language with the original as fallback', async () => {
+    const options = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
+    const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.filter((migration) => migration !== SearchTokens1767571200000) });
+    await dataSource.initialize();
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+      const at = '2030-01-01 00:00:00';
+      await dataSource.query(`INSERT INTO users (id, login, role, created_at) VALUES (1, 'a', 'editor', ?)`, [at]);
+      for (const id of [1, 2]) {
+        await dataSource.query(
+          `INSERT INTO events (id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc) VALUES (?, 1, 'publish', 'en', ?, ?, ?, 'UTC', ?, ?)`,
+          [id, at, at, at, at, at],
+        );
+      }
+      const text = `INSERT INTO event_translations (event_id, lang, name, slug, description, excerpt) VALUES (?, ?, ?, ?, ?, ?)`;
+      await dataSource.query(text, [1, 'en', 'Café concert', 'cafe-concert', '<p>Jazz</p>', null]);
+      await dataSource.query(text, [1, 'fr', 'Concert', 'concert', null, null]);
+      await dataSource.query(text, [2, 'en', '古典音乐会', 'x', null, null]);
+      await new SearchTokens1767571200000().up(dataSource.createQueryRunner());
+      const rows = await dataSource.query(`SELECT record_id, lang, original, token FROM search_tokens WHERE kind = 'event' ORDER BY record_id, lang, token`);
+      expect(rows).toEqual([
+        { record_id: 1, lang: 'en', original: 1, token: 'cafe' },
+        { record_id: 1, lang: 'en', original: 1, token: 'concert' },
+        { record_id: 1, lang: 'en', original: 1, token: 'jazz' },
+        { record_id: 1, lang: 'fr', original: 0, token: 'concert' },
+        { record_id: 1, lang: 'fr', original: 0, token: 'jazz' },
+        { record_id: 2, lang: 'en', original: 1, token: '乐会' },
+        { record_id: 2, lang: 'en', original: 1, token: '会' },
+        { record_id: 2, lang: 'en', original: 1, token: '典音' },
+        { record_id: 2, lang: 'en', original: 1, token: '古典' },
+        { record_id: 2, lang: 'en', original: 1, token: '音乐' },
+      ]);
     } finally {
       await dataSource.destroy();
     }

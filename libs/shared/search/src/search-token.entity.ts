@@ -1,0 +1,22 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** A row of the full-text index (migration SearchTokens1767571200000): `record_id` of `kind` has `token` in `lang`. */
+@Entity('search_tokens')
+@Index('ix_search_tokens_record', ['kind', 'recordId'])
+export class SearchTokenEntity {
+  @PrimaryColumn({ type: 'varchar', length: 16 })
+  kind: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  token: string;
+
+  @PrimaryColumn({ name: 'record_id', type: 'integer' })
+  recordId: number;
+
+  @PrimaryColumn({ type: 'varchar', length: 16 })
+  lang: string;
+
+  /** The row comes from the record's original language, which also serves languages it has no text in. */
+  @Column({ type: 'boolean', default: false })
+  original: boolean;
+}

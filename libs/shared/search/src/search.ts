@@ -1,0 +1,130 @@
+/*
+ * Full-text search that runs the same on MySQL, MariaDB and SQLite: texts are cut into tokens here, stored in
+ * the `search_tokens` table with a B-tree index on the token, and a search word becomes a range or equality
+ * condition on that index. No engine's full-text parser is involved (MariaDB has no n-gram parser, InnoDB
+ * skips words under three letters, FTS5 tokenizes differently), so the three engines find the same records.
+ *
+ * - Case and accents are folded (`Café` → `cafe`), compatibility forms unified (NFKD), HTML tags and entities
+ *   removed.
+ * - Words of alphabetic scripts are tokens; a search word matches any token it starts (`caf` finds `Café`).
+ * - Han, Kana and Hangul have no spaces: a run of them is indexed as its overlapping pairs of characters plus
+ *   its last character alone, and a search run of two or more characters must have all its pairs in the
+ *   record (`音乐` finds `古典音乐会`); a single character matches as a prefix.
+ */
+
+/** The longest token kept; longer words are cut (and a longer search word is cut the same way). */
+export const SEARCH_TOKEN_MAX = 64;
+
+const TAG = /<[^>]*>/g;
+const ENTITY = /&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const MARKS = /\p{M}+/gu;
+const RUN = /[\p{L}\p{N}]+/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
+const SEGMENTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+function decodeEntity(_match: string, name: string): string {
+  const lower = name.toLowerCase();
+  if (lower.startsWith('#x')) return safeCodePoint(parseInt(lower.slice(2), 16));
+  if (lower.startsWith('#')) return safeCodePoint(parseInt(lower.slice(1), 10));
+  return NAMED[lower] ?? ' ';
+}
+
+function safeCodePoint(code: number): string {
+  return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+}
+
+/** Text as it is compared: tags and entities resolved, compatibility forms unified, accents removed, lower case. */
+export function foldSearchText(text: string): string {
+  return text.replace(TAG, ' ').replace(ENTITY, decodeEntity).normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
+}
+
+function cut(token: string): string {
+  const chars = [...token];
+  return chars.length > SEARCH_TOKEN_MAX ? chars.slice(0, SEARCH_TOKEN_MAX).join('') : token;
+}
+
+/** The runs of letters and digits of a folded text, each split where it passes between CJK and other scripts. */
+function segments(folded: string): string[] {
+  return (folded.match(RUN) ?? []).flatMap((run) => run.match(SEGMENTS) ?? []);
+}
+
+/** The tokens a text is indexed under. */
+export function searchTokens(text: string): Set<string> {
+  const tokens = new Set<string>();
+  for (const segment of segments(foldSearchText(text))) {
+    if (!CJK.test(segment)) {
+      tokens.add(cut(segment));
+      continue;
+    }
+    const chars = [...segment];
+    for (let i = 0; i + 1 < chars.length; i++) tokens.add(chars[i] + chars[i + 1]);
+    tokens.add(chars[chars.length - 1]);
+  }
+  return tokens;
+}
+
+/** One condition of a search: a token the record must have, or a prefix one of its tokens must start with. */
+export interface SearchTerm {
+  token: string;
+  prefix: boolean;
+}
+
+/**
+ * What a search string asks for: every term must hold. Empty when the string has no letter or digit (such a
+ * search matches nothing).
+ */
+export function searchTerms(search: string): SearchTerm[] {
+  const terms = new Map<string, SearchTerm>();
+  const add = (token: string, prefix: boolean) => {
+    const key = `${prefix ? 'p' : 'e'}:${token}`;
+    if (!terms.has(key)) terms.set(key, { token, prefix });
+  };
+  for (const segment of segments(foldSearchText(search))) {
+    const chars = [...segment];
+    if (!CJK.test(segment) || chars.length === 1) add(cut(segment), true);
+    else for (let i = 0; i + 1 < chars.length; i++) add(chars[i] + chars[i + 1], false);
+  }
+  return [...terms.values()];
+}
+
+/** The first string after every string that starts with `prefix`, in code point order; null when there is none. */
+export function prefixUpperBound(prefix: string): string | null {
+  const chars = [...prefix];
+  while (chars.length > 0) {
+    const last = chars.pop() as string;
+    const code = last.codePointAt(0) as number;
+    // Skip the surrogate range, which no stored string holds on its own.
+    const next = code === 0xd7ff ? 0xe000 : code + 1;
+    if (next <= 0x10ffff) return chars.join('') + String.fromCodePoint(next);
+  }
+  return null;
+}
+
+/** One language's texts of a record; null or empty fields fall back to the original language's (SPEC §7). */
+export interface SearchableTexts {
+  lang: string;
+  fields: (string | null | undefined)[];
+}
+
+/** A row of the search index: the record is found under `token` for requests in `lang`. */
+export interface SearchEntry {
+  lang: string;
+  /** The row comes from the original language, which also serves languages the record has no text in. */
+  original: boolean;
+  token: string;
+}
+
+/**
+ * The index rows of a record: for each language it has texts in, the tokens of the text it is presented with
+ * in that language (each field from that language, or from the original language when empty there).
+ */
+export function searchEntries(translations: SearchableTexts[], originalLang: string): SearchEntry[] {
+  const original = translations.find((row) => row.lang === originalLang);
+  const entries: SearchEntry[] = [];
+  for (const row of translations) {
+    const presented = row.fields.map((field, index) => (field ? field : (original?.fields[index] ?? '')) || '');
+    for (const token of searchTokens(presented.join(' \n '))) entries.push({ lang: row.lang, original: row.lang === originalLang, token });
+  }
+  return entries;
+}
