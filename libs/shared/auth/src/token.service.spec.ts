@@ -1,3 +1,4 @@
+import { queryCounter } from '@calendar/shared/database';
 import { createMigratedSqlite } from '@calendar/shared/testing';
 import { DataSource } from 'typeorm';
 import { ApiTokenEntity } from './entities/api-token.entity';
@@ -41,6 +42,14 @@ describe('TokenService and UserService on a real database', () => {
     expect(await tokens.revoke(token)).toBe(true);
     expect(await tokens.revoke(token)).toBe(false);
     expect(await tokens.authenticate(`Bearer ${token}`)).toBeNull();
+  });
+
+  it('checks a token with one query, the token joined to its user', async () => {
+    const carol = await users.create('cora', 'editor');
+    const token = await tokens.issue(carol);
+    const before = queryCounter.count;
+    expect(await tokens.authenticate(`Bearer ${token}`)).toEqual({ id: carol.id, login: 'cora', role: 'editor' });
+    expect(queryCounter.count - before).toBe(1);
   });
 
   it('validates logins and roles and keeps logins unique', async () => {

@@ -57,10 +57,19 @@ export class TokenService {
       return null;
     }
     if (token === '' || token.length > 512) return null;
-    const row = await this.tokens.findOne({ where: { tokenHash: hashToken(token), revokedAt: IsNull() }, relations: { user: true } });
+    // One query per authenticated request: the live token joined to its user.
+    const row: { id: number; login: string; role: Caller['role'] } | undefined = await this.tokens
+      .createQueryBuilder('t')
+      .innerJoin('t.user', 'u')
+      .select('u.id', 'id')
+      .addSelect('u.login', 'login')
+      .addSelect('u.role', 'role')
+      .where('t.tokenHash = :hash AND t.revokedAt IS NULL', { hash: hashToken(token) })
+      .limit(1)
+      .getRawOne();
     if (!row) return null;
-    if (login !== null && !sameText(login, row.user.login)) return null;
-    return { id: row.user.id, login: row.user.login, role: row.user.role };
+    if (login !== null && !sameText(login, row.login)) return null;
+    return { id: Number(row.id), login: row.login, role: row.role };
   }
 }
 
