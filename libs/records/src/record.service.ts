@@ -3,7 +3,7 @@ import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '
 import { can, UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
 import { TransactionRunner } from '@calendar/shared/database';
-import { ApiException, assertPageExists, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { ApiException, assertPageExists, CountMemo, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
 import { DataSource, EntityManager } from 'typeorm';
@@ -29,6 +29,7 @@ export class RecordServiceDeps {
     readonly media: MediaService,
     readonly users: UserService,
     readonly eventLinks: EventLinkRegistry,
+    readonly counts: CountMemo,
   ) {}
 }
 

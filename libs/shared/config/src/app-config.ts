@@ -20,6 +20,8 @@ export class AppConfig {
   logLevel: LogLevel;
   /** Bytes the response cache may hold (keys and answers); 0 turns it off. */
   responseCacheBytes: number;
+  /** List totals kept per filter and data version; 0 turns the memo off (every list counts its rows). */
+  countMemoEntries: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -98,6 +100,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const cacheMb = read('RESPONSE_CACHE_MB', '32');
   config.responseCacheBytes = Number(cacheMb) * 1024 * 1024;
   if (!/^\d+$/.test(cacheMb) || Number(cacheMb) > 4096) problems['RESPONSE_CACHE_MB'] = 'must be a whole number of megabytes from 0 (no cache) to 4096';
+
+  const countMemo = read('COUNT_MEMO_ENTRIES', '10000');
+  config.countMemoEntries = Number(countMemo);
+  if (!/^\d+$/.test(countMemo) || Number(countMemo) > 1_000_000) problems['COUNT_MEMO_ENTRIES'] = 'must be a whole number from 0 (off) to 1000000';
 
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;

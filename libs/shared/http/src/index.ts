@@ -16,3 +16,4 @@ export * from './http.module';
 export * from './localized.dto';
 export * from './discovery';
 export * from './response-cache';
+export * from './count-memo';

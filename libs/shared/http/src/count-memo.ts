@@ -1,0 +1,40 @@
+import type { DataVersionSource } from './response-cache';
+
+/**
+ * List totals kept per filter and data version. A total is exact for the data version it was counted at; every
+ * write transaction moves the version on (on any instance, since the version lives in the database), so a
+ * total read back under the current version is the count a new scan would give. Pages of one filter, and the
+ * same filter asked again, then cost one primary-key read instead of a scan of every matching row.
+ *
+ * Identical counts asked at the same moment share one query. The map is bounded by entries, oldest first out.
+ */
+export class CountMemo {
+  private readonly entries = new Map<string, { version: number; count: number }>();
+  private readonly pending = new Map<string, Promise<number>>();
+
+  constructor(
+    private readonly versions: DataVersionSource,
+    readonly capacity: number,
+  ) {}
+
+  async count(key: string, compute: () => Promise<number>): Promise<number> {
+    if (this.capacity === 0) return compute();
+    // The version is read before counting: the count then sees at least that version's data.
+    const version = await this.versions.current();
+    const found = this.entries.get(key);
+    if (found?.version === version) return found.count;
+    const flightKey = `${version}\u0000${key}`;
+    const running = this.pending.get(flightKey);
+    if (running) return running;
+    const counting = compute()
+      .then((count) => {
+        this.entries.delete(key);
+        this.entries.set(key, { version, count });
+        if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+        return count;
+      })
+      .finally(() => this.pending.delete(flightKey));
+    this.pending.set(flightKey, counting);
+    return counting;
+  }
+}
