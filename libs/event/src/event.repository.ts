@@ -148,21 +148,27 @@ export class EventRepository {
     return ids.map((id) => byId.get(id)).filter((row): row is EventEntity => row !== undefined);
   }
 
-  /** The venues, organizers and terms of events, each in the order they were given: three queries. */
+  /** The venues, organizers and terms of events, each in the order they were given: one query. */
   async links(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<EventLinks> {
-    const group = <T extends { eventId: number; position: number }>(rows: T[], pick: (row: T) => number) => {
-      const map = new Map<number, number[]>();
-      for (const row of [...rows].sort((a, b) => a.position - b.position)) map.set(row.eventId, [...(map.get(row.eventId) ?? []), pick(row)]);
-      return map;
-    };
-    if (eventIds.length === 0) return { venues: new Map(), organizers: new Map(), terms: new Map() };
-    const where = { eventId: In(eventIds) };
-    const [venues, organizers, terms] = await Promise.all([
-      manager.getRepository(EventVenueEntity).find({ where }),
-      manager.getRepository(EventOrganizerEntity).find({ where }),
-      manager.getRepository(EventTermEntity).find({ where }),
-    ]);
-    return { venues: group(venues, (row) => row.venueId), organizers: group(organizers, (row) => row.organizerId), terms: group(terms, (row) => row.termId) };
+    const links: EventLinks = { venues: new Map(), organizers: new Map(), terms: new Map() };
+    if (eventIds.length === 0) return links;
+    const ids = eventIds.map(() => '?').join(', ');
+    const rows: { kind: string; event_id: number; target: number }[] = await manager.query(
+      [
+        `SELECT 'v' AS kind, event_id, venue_id AS target, position FROM event_venues WHERE event_id IN (${ids})`,
+        `SELECT 'o' AS kind, event_id, organizer_id AS target, position FROM event_organizers WHERE event_id IN (${ids})`,
+        `SELECT 't' AS kind, event_id, term_id AS target, position FROM event_terms WHERE event_id IN (${ids})`,
+      ].join(' UNION ALL ') + ' ORDER BY kind, event_id, position',
+      [...eventIds, ...eventIds, ...eventIds],
+    );
+    for (const row of rows) {
+      const map = row.kind === 'v' ? links.venues : row.kind === 'o' ? links.organizers : links.terms;
+      const eventId = Number(row.event_id);
+      const list = map.get(eventId);
+      if (list) list.push(Number(row.target));
+      else map.set(eventId, [Number(row.target)]);
+    }
+    return links;
   }
 
   /** Replaces the links of one event, keeping the order given. */
