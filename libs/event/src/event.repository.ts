@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { prefixUpperBound, searchEntries, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
+import { TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
@@ -52,7 +53,11 @@ function linkedTo(kind: LinkedKind, alias: string, condition: SqlCondition): Sql
 /** The queries of events and of the links the event side owns. */
 @Injectable()
 export class EventRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly loader: TranslatedLoader<EventEntity>;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.loader = new TranslatedLoader(dataSource, EventEntity);
+  }
 
   private filtered(filter: EventListFilter): SelectQueryBuilder<EventEntity> {
     const qb = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
@@ -142,10 +147,7 @@ export class EventRepository {
 
   /** Events with their translations, in the order of `ids`. */
   async findMany(ids: number[]): Promise<EventEntity[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.dataSource.getRepository(EventEntity).createQueryBuilder('e').leftJoinAndSelect('e.translations', 't').where('e.id IN (:...ids)', { ids }).getMany();
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id)).filter((row): row is EventEntity => row !== undefined);
+    return this.loader.load(ids);
   }
 
   /** The venues, organizers and terms of events, each in the order they were given: one query. */

@@ -1,5 +1,6 @@
 import { likeContains, likeStartsWith, presentedColumn } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
+import { TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { Brackets, DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
@@ -51,12 +52,16 @@ export function visibleCondition(alias: string, caller: Caller | null, param: st
 
 /** Queries one kind of record with its translations; lists read a page of ids, then the rows in one more query. */
 export class RecordRepository<E extends RecordEntity, T extends RecordTranslationEntity> {
+  private readonly loader: TranslatedLoader<E>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly kind: RecordKind<E, T>,
     /** SQL expressions of the kind's own searchable columns on alias `r` (the presented name and description are always searched). */
     private readonly searchColumns: string[],
-  ) {}
+  ) {
+    this.loader = new TranslatedLoader(dataSource, kind.entity);
+  }
 
   private get table(): string {
     return this.dataSource.getMetadata(this.kind.entity).tableName;
@@ -72,13 +77,7 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
 
   /** Records with their translations, in no particular order. */
   async findMany(ids: number[]): Promise<E[]> {
-    if (ids.length === 0) return [];
-    return this.dataSource
-      .getRepository(this.kind.entity)
-      .createQueryBuilder('r')
-      .leftJoinAndSelect('r.translations', 't')
-      .where('r.id IN (:...ids)', { ids })
-      .getMany();
+    return this.loader.load(ids);
   }
 
   /** The record with this slug in `language`, else in any other language (SPEC §4.3, §7). */

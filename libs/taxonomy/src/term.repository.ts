@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { likeContains, likeStartsWith, presentedColumn } from '@calendar/i18n';
+import { TranslatedLoader } from '@calendar/shared/database';
 import { Brackets, EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
 import { TermOrderBy } from './dto/list-terms.dto';
 import { TermTranslationEntity } from './entities/term-translation.entity';
@@ -29,7 +30,11 @@ const description = presentedColumn('tl', 'tor', 'description');
 /** The queries of the taxonomy context. Lists read a page of ids with one query, then the rows in one more. */
 @Injectable()
 export class TermRepository {
-  constructor(@InjectRepository(TermEntity) private readonly terms: Repository<TermEntity>) {}
+  private readonly loader: TranslatedLoader<TermEntity>;
+
+  constructor(@InjectRepository(TermEntity) private readonly terms: Repository<TermEntity>) {
+    this.loader = new TranslatedLoader(terms.manager.connection, TermEntity);
+  }
 
   private filtered(filter: TermFilter): SelectQueryBuilder<TermEntity> {
     const qb = this.terms
@@ -90,11 +95,7 @@ export class TermRepository {
 
   /** Terms with their translations, in the order of `ids`. */
   async findByIds(ids: number[], manager?: EntityManager): Promise<TermEntity[]> {
-    if (ids.length === 0) return [];
-    const repository = manager ? manager.getRepository(TermEntity) : this.terms;
-    const rows = await repository.find({ where: { id: In(ids) }, relations: { translations: true } });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id)).filter((row): row is TermEntity => row !== undefined);
+    return this.loader.load(ids, manager);
   }
 
   async findOne(taxonomy: Taxonomy, id: number, manager?: EntityManager): Promise<TermEntity | null> {

@@ -4,3 +4,4 @@ export * from './transaction';
 export { MIGRATIONS } from './migrations';
 export * from './query-counter';
 export * from './data-version';
+export * from './translated-loader';
