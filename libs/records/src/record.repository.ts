@@ -71,8 +71,8 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
     return this.dataSource.getMetadata(this.kind.translation).tableName;
   }
 
-  findOne(id: number, manager: EntityManager = this.dataSource.manager): Promise<E | null> {
-    return manager.getRepository(this.kind.entity).findOne({ where: { id } as never, relations: { translations: true } as never });
+  async findOne(id: number, manager: EntityManager = this.dataSource.manager): Promise<E | null> {
+    return (await this.loader.load([id], manager))[0] ?? null;
   }
 
   /** Records with their translations, in no particular order. */

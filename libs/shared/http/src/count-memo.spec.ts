@@ -42,6 +42,22 @@ describe('CountMemo', () => {
     expect(scans).toBe(4);
   });
 
+  it('takes the version the request already read instead of reading it again', async () => {
+    const versions = new Versions();
+    let reads = 0;
+    versions.current = async () => {
+      reads += 1;
+      return 4;
+    };
+    const memo = new CountMemo(versions, 10);
+    expect(await memo.count('a', async () => 8, 4)).toBe(8);
+    expect(await memo.count('a', async () => 9, 4)).toBe(8);
+    expect(await memo.count('a', async () => 9, 5)).toBe(9);
+    expect(reads).toBe(0);
+    expect(await memo.count('a', async () => 10)).toBe(10);
+    expect(reads).toBe(1);
+  });
+
   it('counts every time when off', async () => {
     const memo = new CountMemo(new Versions(), 0);
     let scans = 0;

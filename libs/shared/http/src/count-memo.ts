@@ -17,10 +17,11 @@ export class CountMemo {
     readonly capacity: number,
   ) {}
 
-  async count(key: string, compute: () => Promise<number>): Promise<number> {
+  /** `knownVersion`: the version this request already read (before counting), which saves reading it again. */
+  async count(key: string, compute: () => Promise<number>, knownVersion?: number): Promise<number> {
     if (this.capacity === 0) return compute();
     // The version is read before counting: the count then sees at least that version's data.
-    const version = await this.versions.current();
+    const version = knownVersion ?? (await this.versions.current());
     const found = this.entries.get(key);
     if (found?.version === version) return found.count;
     const flightKey = `${version}\u0000${key}`;

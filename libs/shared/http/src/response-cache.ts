@@ -112,12 +112,19 @@ export class ResponseCache {
    */
   async serveHit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (!this.applies(request)) return undefined;
-    const key = cacheKey(await this.versions.current(), Date.now(), request);
-    (request as { cacheKey?: string }).cacheKey = key;
+    const version = await this.versions.current();
+    const key = cacheKey(version, Date.now(), request);
+    (request as { cacheKey?: string; dataVersion?: number }).cacheKey = key;
+    (request as { dataVersion?: number }).dataVersion = version;
     const hit = this.entries.get(key);
     // Returning the reply after sending ends the request here (Fastify's rule for async hooks).
     return hit ? reply.send(this.replay(reply, hit)) : undefined;
   }
+}
+
+/** The data version read for this request by the cache hook, if it read one: other parts reuse it. */
+export function requestDataVersion(request: object): number | undefined {
+  return (request as { dataVersion?: number }).dataVersion;
 }
 
 /**
