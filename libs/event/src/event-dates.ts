@@ -55,7 +55,12 @@ export function eventZone(name: string): TimeZone {
 }
 
 export function dateDetails(value: DateTime): DateDetails {
-  const [date, time] = wpDateTime(value).split(' ');
+  return wallDetails(wpDateTime(value));
+}
+
+/** The parts of a `YYYY-MM-DD HH:MM:SS` wall-clock time. */
+export function wallDetails(wall: string): DateDetails {
+  const [date, time] = wall.split(' ');
   const [year, month, day] = date.split('-');
   const [hour, minutes, seconds] = time.split(':');
   return { year, month, day, hour, minutes, seconds };
@@ -63,6 +68,11 @@ export function dateDetails(value: DateTime): DateDetails {
 
 export function wallClock(value: DateTime): string {
   return wpDateTime(value);
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of an instant in UTC, straight from the Date (no zone rules to apply). */
+export function utcWallClock(value: Date): string {
+  return value.toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /**

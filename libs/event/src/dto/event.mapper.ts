@@ -6,7 +6,7 @@ import type { TermResponse } from '@calendar/taxonomy';
 import { venueJsonLd, VenueResponse } from '@calendar/venue';
 import { DateTime } from 'luxon';
 import { CostDetails, parseCost } from '../cost';
-import { DateDetails, dateDetails, eventZone, timezoneAbbreviation, wallClock } from '../event-dates';
+import { DateDetails, eventZone, timezoneAbbreviation, utcWallClock, wallClock, wallDetails } from '../event-dates';
 import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 
 export const EVENT_KIND: RecordKind<EventEntity, EventTranslationEntity> = {
@@ -68,10 +68,10 @@ export interface EventEmbeds {
 export function mapEvent(event: EventEntity, context: RequestContext, presenter: RecordPresenter, embeds: EventEmbeds, jsonLd: boolean): EventResponse {
   const { common, texts, language } = mapRecordCommon(event, EVENT_KIND, context, presenter);
   const zone = eventZone(event.timezone);
-  const start = DateTime.fromJSDate(event.startUtc).setZone(zone.zone);
-  const end = DateTime.fromJSDate(event.endUtc).setZone(zone.zone);
-  const startUtc = start.toUTC();
-  const endUtc = end.toUTC();
+  const start = DateTime.fromJSDate(event.startUtc, { zone: zone.zone });
+  const end = DateTime.fromJSDate(event.endUtc, { zone: zone.zone });
+  const [startWall, endWall] = [wallClock(start), wallClock(end)];
+  const [startUtc, endUtc] = [utcWallClock(event.startUtc), utcWallClock(event.endUtc)];
   const locked = embeds.locked;
   const excerpt = event.translations.find((row) => row.lang === context.language)?.excerpt || event.translations.find((row) => row.lang === event.originalLang)?.excerpt || '';
   const cost = locked ? '' : event.cost;
@@ -84,14 +84,14 @@ export function mapEvent(event: EventEntity, context: RequestContext, presenter:
     slug: texts.slug,
     image: locked ? false : presentImage(embeds.image),
     all_day: Boolean(event.allDay),
-    start_date: wallClock(start),
-    start_date_details: dateDetails(start),
-    end_date: wallClock(end),
-    end_date_details: dateDetails(end),
-    utc_start_date: wallClock(startUtc),
-    utc_start_date_details: dateDetails(startUtc),
-    utc_end_date: wallClock(endUtc),
-    utc_end_date_details: dateDetails(endUtc),
+    start_date: startWall,
+    start_date_details: wallDetails(startWall),
+    end_date: endWall,
+    end_date_details: wallDetails(endWall),
+    utc_start_date: startUtc,
+    utc_start_date_details: wallDetails(startUtc),
+    utc_end_date: endUtc,
+    utc_end_date_details: wallDetails(endUtc),
     timezone: zone.name,
     timezone_abbr: timezoneAbbreviation(start, zone),
     cost,

@@ -4,8 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import { NAMESPACE } from './constants';
 import { requestOrigin } from './request-context';
 
+const PLAIN_PATH = /^[A-Za-z0-9\-._~/]*$/;
+
 /** Encodes each path segment, so that non-ASCII slugs appear percent-encoded inside URLs. */
 export function encodePath(path: string): string {
+  // Most paths (ids, ASCII slugs) need no encoding: answers build several per record.
+  if (PLAIN_PATH.test(path)) return path;
   return path
     .split('/')
     .map((segment) => encodeURIComponent(decodeURIComponentSafe(segment)))
@@ -65,6 +69,14 @@ export class LinkBuilder {
   /** `<host[:port] of SITE_URL>?id=<id>` */
   globalId(request: FastifyRequest, id: number): string {
     const base = this.config.siteUrl ?? requestOrigin(request);
-    return `${new URL(base).host}?id=${id}`;
+    let host = this.hosts.get(base);
+    if (host === undefined) {
+      host = new URL(base).host;
+      if (this.hosts.size < 100) this.hosts.set(base, host);
+    }
+    return `${host}?id=${id}`;
   }
+
+  /** Hosts of the origins seen, so that a URL is not parsed for every record of an answer. */
+  private readonly hosts = new Map<string, string>();
 }

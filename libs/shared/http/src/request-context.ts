@@ -22,7 +22,18 @@ declare module 'fastify' {
   }
 }
 
+/** Each request's origin, worked out once (answers build many links). */
+const origins = new WeakMap<FastifyRequest, string>();
+
 export function requestOrigin(request: FastifyRequest): string {
+  const known = origins.get(request);
+  if (known !== undefined) return known;
+  const origin = originOf(request);
+  origins.set(request, origin);
+  return origin;
+}
+
+function originOf(request: FastifyRequest): string {
   const host = request.headers['x-forwarded-host'] ?? request.headers.host ?? 'localhost';
   const proto = request.headers['x-forwarded-proto'] ?? request.protocol ?? 'http';
   return `${String(proto).split(',')[0].trim()}://${String(host).split(',')[0].trim()}`;
