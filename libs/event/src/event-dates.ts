@@ -70,16 +70,12 @@ export function wallClock(value: DateTime): string {
   return wpDateTime(value);
 }
 
-/** `YYYY-MM-DD HH:MM:SS` of an instant in UTC, straight from the Date (no zone rules to apply). */
-export function utcWallClock(value: Date): string {
-  return value.toISOString().slice(0, 19).replace('T', ' ');
-}
 
 /**
  * The abbreviation in force at an instant, as PHP prints it from the tz database (`CET`/`CEST`, `EST`/`EDT`,
  * `HKT`, `AEDT`, or a numeric one such as `+08`); a fixed offset zone is named as given (`UTC+5`).
  */
-export function timezoneAbbreviation(instant: DateTime, zone: TimeZone): string {
+export function timezoneAbbreviation(instant: DateTime | Date, zone: TimeZone): string {
   if (zone.fixed) return zone.name;
-  return moment.tz(instant.toMillis(), zone.name).format('z');
+  return moment.tz(instant instanceof Date ? instant.getTime() : instant.toMillis(), zone.name).format('z');
 }

@@ -3,10 +3,11 @@ import { CommonFields, ImageResponse, LanguageFields, mapRecordCommon, plainText
 import type { MediaEntity } from '@calendar/records';
 import { organizerJsonLd, OrganizerResponse } from '@calendar/organizer';
 import type { TermResponse } from '@calendar/taxonomy';
+import { utcWallClock, zonedWallClock } from '@calendar/shared/time';
 import { venueJsonLd, VenueResponse } from '@calendar/venue';
 import { DateTime } from 'luxon';
 import { CostDetails, parseCost } from '../cost';
-import { DateDetails, eventZone, timezoneAbbreviation, utcWallClock, wallClock, wallDetails } from '../event-dates';
+import { DateDetails, eventZone, timezoneAbbreviation, wallDetails } from '../event-dates';
 import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 
 export const EVENT_KIND: RecordKind<EventEntity, EventTranslationEntity> = {
@@ -68,9 +69,7 @@ export interface EventEmbeds {
 export function mapEvent(event: EventEntity, context: RequestContext, presenter: RecordPresenter, embeds: EventEmbeds, jsonLd: boolean): EventResponse {
   const { common, texts, language } = mapRecordCommon(event, EVENT_KIND, context, presenter);
   const zone = eventZone(event.timezone);
-  const start = DateTime.fromJSDate(event.startUtc, { zone: zone.zone });
-  const end = DateTime.fromJSDate(event.endUtc, { zone: zone.zone });
-  const [startWall, endWall] = [wallClock(start), wallClock(end)];
+  const [startWall, endWall] = [zonedWallClock(event.startUtc, zone.zone), zonedWallClock(event.endUtc, zone.zone)];
   const [startUtc, endUtc] = [utcWallClock(event.startUtc), utcWallClock(event.endUtc)];
   const locked = embeds.locked;
   const excerpt = event.translations.find((row) => row.lang === context.language)?.excerpt || event.translations.find((row) => row.lang === event.originalLang)?.excerpt || '';
@@ -93,7 +92,7 @@ export function mapEvent(event: EventEntity, context: RequestContext, presenter:
     utc_end_date: endUtc,
     utc_end_date_details: wallDetails(endUtc),
     timezone: zone.name,
-    timezone_abbr: timezoneAbbreviation(start, zone),
+    timezone_abbr: timezoneAbbreviation(event.startUtc, zone),
     cost,
     cost_details: parseCost(cost),
     website: locked ? '' : event.website,
@@ -109,7 +108,10 @@ export function mapEvent(event: EventEntity, context: RequestContext, presenter:
     post_parent: event.postParent,
     ...language,
   };
-  if (jsonLd && !locked) response.json_ld = eventJsonLd(response, start, end, venues, embeds.organizers);
+  if (jsonLd && !locked) {
+    const [start, end] = [DateTime.fromJSDate(event.startUtc, { zone: zone.zone }), DateTime.fromJSDate(event.endUtc, { zone: zone.zone })];
+    response.json_ld = eventJsonLd(response, start, end, venues, embeds.organizers);
+  }
   return response;
 }
 

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { formatWpDateTime, parseDateTime } from './date-time';
-import { parseTimeZone } from './time-zone';
+import { formatWpDateTime, parseDateTime, utcWallClock, WP_DATE_TIME_FORMAT, zonedWallClock } from './date-time';
+import { parseTimeZone, TimeZone } from './time-zone';
 
 const paris = parseTimeZone('Europe/Paris')!.zone;
 const utc = parseTimeZone('UTC')!.zone;
@@ -47,5 +47,25 @@ describe('formatWpDateTime', () => {
     const instant = DateTime.fromISO('2026-07-01T17:30:00Z');
     expect(formatWpDateTime(instant, 'Europe/Paris')).toBe('2026-07-01 19:30:00');
     expect(formatWpDateTime(new Date('2026-07-01T17:30:00Z'))).toBe('2026-07-01 17:30:00');
+  });
+
+  it('prints Dates by the zone offset at the instant, across DST changes, as luxon does', () => {
+    const paris = (parseTimeZone('Europe/Paris') as TimeZone).zone;
+    expect(zonedWallClock(new Date('2030-03-31T00:59:59Z'), paris)).toBe('2030-03-31 01:59:59');
+    expect(zonedWallClock(new Date('2030-03-31T01:00:00Z'), paris)).toBe('2030-03-31 03:00:00');
+    expect(zonedWallClock(new Date('2030-10-27T00:30:00Z'), paris)).toBe('2030-10-27 02:30:00');
+    expect(zonedWallClock(new Date('2030-10-27T01:30:00Z'), paris)).toBe('2030-10-27 02:30:00');
+    expect(formatWpDateTime(new Date('2030-01-01T00:00:00Z'), 'Asia/Kolkata')).toBe('2030-01-01 05:30:00');
+    expect(formatWpDateTime(new Date('2030-01-01T00:00:00Z'), (parseTimeZone('UTC-3:30') as TimeZone).zone)).toBe('2029-12-31 20:30:00');
+    expect(utcWallClock(new Date('2030-01-01T23:59:59.999Z'))).toBe('2030-01-01 23:59:59');
+    // Every quarter hour over two years in zones with DST on both hemispheres and half-hour offsets.
+    for (const name of ['Europe/Paris', 'America/New_York', 'Australia/Sydney', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns']) {
+      const zone = (parseTimeZone(name) as TimeZone).zone;
+      for (let ms = Date.UTC(2029, 0, 1); ms < Date.UTC(2031, 0, 1); ms += 15 * 60_000) {
+        const expected = DateTime.fromMillis(ms, { zone }).toFormat(WP_DATE_TIME_FORMAT);
+        const actual = zonedWallClock(new Date(ms), zone);
+        if (actual !== expected) expect([name, new Date(ms).toISOString(), actual]).toEqual([name, new Date(ms).toISOString(), expected]);
+      }
+    }
   });
 });

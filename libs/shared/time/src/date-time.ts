@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { DateTime, Zone } from 'luxon';
+import { DateTime, Info, Zone } from 'luxon';
 
 export const DATE_TIME_RULE =
   'a date-time: YYYY-MM-DD[ HH:MM[:SS]], ISO 8601, a Unix timestamp, or English such as "tomorrow 9am" or "+2 weeks"';
@@ -100,8 +100,27 @@ export function wpDateTime(dt: DateTime): string {
   return `${String(dt.year).padStart(4, '0')}-${pad2(dt.month)}-${pad2(dt.day)} ${pad2(dt.hour)}:${pad2(dt.minute)}:${pad2(dt.second)}`;
 }
 
+/** `YYYY-MM-DD HH:MM:SS` of an instant in UTC, straight from the Date (no zone rules to apply). */
+export function utcWallClock(value: Date): string {
+  return value.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` of an instant in a zone: the zone's offset at that instant applied to the UTC time.
+ * Answers format several dates per record; this builds no DateTime for them.
+ */
+export function zonedWallClock(value: Date, zone: Zone): string {
+  const ms = value.getTime();
+  return utcWallClock(new Date(ms + zone.offset(ms) * 60_000));
+}
+
 /** `YYYY-MM-DD HH:MM:SS` of the instant in the given zone. */
 export function formatWpDateTime(value: DateTime | Date, zone: Zone | string = 'UTC'): string {
+  if (value instanceof Date) {
+    if (zone === 'UTC') return utcWallClock(value);
+    const resolved = typeof zone === 'string' ? Info.normalizeZone(zone) : zone;
+    if (resolved.isValid) return zonedWallClock(value, resolved);
+  }
   const dt = value instanceof Date ? DateTime.fromJSDate(value) : value;
   return wpDateTime(dt.setZone(zone));
 }
