@@ -13,7 +13,7 @@ describe('benchmark report', () => {
 
   it('renders one table per run with the command, data size, machine and every budget', () => {
     expect(section).toContain('## 2026-11-22 — baseline');
-    expect(section).toContain('- Data: 100,000 events in the window of the lists (mysql)');
+    expect(section).toContain('- Data: 100,000 events in the database (mysql)');
     expect(renderTable(results).split('\n')).toEqual([
       '| Scenario | SPEC | Asked | req/s | p50 ms | p99 ms | non-2xx | Budget | Met |',
       '|---|---|---|---:|---:|---:|---:|---|---|',

@@ -59,7 +59,7 @@ export function renderRun(info: RunInfo, results: ScenarioResult[]): string {
     `## ${info.date} — ${info.label}`,
     '',
     `- Command: \`${info.command}\``,
-    `- Data: ${info.events.toLocaleString('en-US')} events in the window of the lists (${info.database}), seeded with \`npm run seed\``,
+    `- Data: ${info.events.toLocaleString('en-US')} events in the database (${info.database}), seeded with \`npm run seed\``,
     `- Machine: ${info.machine}`,
     `- Load: autocannon, ${info.connections} connections, ${info.duration} s per scenario, in a separate process`,
     `- Peak resident memory of the service: ${info.peakRssMb} MB`,
