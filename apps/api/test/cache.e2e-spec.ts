@@ -101,4 +101,28 @@ describe('several instances on one database', () => {
     expect(renamed.status).toBe(200);
     expect((await a.request('GET', `${NS}/tags/${tag.id}`)).body.name).toBe('Second');
   });
+
+  it('embeds venues, organizers and terms as last written through either instance, for every caller', async () => {
+    const editor = await a.user('editor', 'embedding-editor');
+    const json = { title: 'Embedded', start_date: '2030-05-01 10:00', end_date: '2030-05-01 11:00', venue: { venue: 'Old hall' }, organizer: { organizer: 'Old org' }, categories: 'Old category' };
+    const created = await a.request('POST', `${NS}/events`, { token: editor.token, json });
+    expect(created.status).toBe(201);
+    const embedded = async (app: TestApp, token?: string) => {
+      const reply = await app.request('GET', `${NS}/events?start_date=2030-05-01&end_date=2030-05-01&n=${Math.random()}`, { token });
+      const [event] = reply.body.events;
+      return [event.venue.venue, event.organizer[0].organizer, event.categories[0].name];
+    };
+    for (const app of [a, b]) for (const token of [undefined, editor.token]) expect(await embedded(app, token)).toEqual(['Old hall', 'Old org', 'Old category']);
+    const { venue, organizer, categories } = created.body;
+    expect((await b.request('PATCH', `${NS}/venues/${venue.id}`, { token: editor.token, json: { venue: 'New hall' } })).status).toBe(200);
+    expect((await b.request('PATCH', `${NS}/organizers/${organizer[0].id}`, { token: editor.token, json: { organizer: 'New org' } })).status).toBe(200);
+    expect((await b.request('PATCH', `${NS}/categories/${categories[0].id}`, { token: editor.token, json: { name: 'New category' } })).status).toBe(200);
+    for (const app of [a, b]) for (const token of [undefined, editor.token]) expect(await embedded(app, token)).toEqual(['New hall', 'New org', 'New category']);
+    // A draft venue is embedded for its author's editor only, whatever was rendered before.
+    expect((await a.request('PATCH', `${NS}/venues/${venue.id}`, { token: editor.token, json: { status: 'draft' } })).status).toBe(200);
+    const venueOf = async (app: TestApp, token?: string) =>
+      (await app.request('GET', `${NS}/events?start_date=2030-05-01&end_date=2030-05-01&n=${Math.random()}`, { token })).body.events[0].venue;
+    expect(await venueOf(b, editor.token)).toMatchObject({ venue: 'New hall', status: 'draft' });
+    expect(await venueOf(b)).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import { RequestContext } from '@calendar/i18n';
 import { OrganizerService } from '@calendar/organizer';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
-import { ApiException, assertPageExists, Caller, ListResult, requestDataVersion } from '@calendar/shared/http';
+import { ApiException, assertPageExists, Caller, ListResult } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
@@ -139,7 +139,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
     // The total depends on what the caller may see: everything, their own records too, or the public ones.
     const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
-    const total = await this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`, () => this.events.count(filter), requestDataVersion(request));
+    const total = await this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`, () => this.events.count(filter), request);
     assertPageExists('event', query, total);
     const ids = await this.events.pageIds(filter, (query.page - 1) * query.per_page, query.per_page);
     const events = await this.events.findMany(ids);

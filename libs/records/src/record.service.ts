@@ -3,7 +3,7 @@ import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '
 import { can, UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
 import { TransactionRunner } from '@calendar/shared/database';
-import { ApiException, assertPageExists, CountMemo, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { ApiException, assertPageExists, CountMemo, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
 import { DataSource, EntityManager } from 'typeorm';
@@ -30,6 +30,7 @@ export class RecordServiceDeps {
     readonly users: UserService,
     readonly eventLinks: EventLinkRegistry,
     readonly counts: CountMemo,
+    readonly fragments: FragmentCache,
   ) {}
 }
 
@@ -133,11 +134,18 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     return this.repository.existing(ids);
   }
 
-  /** Response objects (without JSON-LD) of the records the caller may read, by id; for embedding. */
+  /**
+   * Response objects (without JSON-LD) of the records the caller may read, by id; for embedding. Rendered once
+   * per data version and language (FragmentCache); who may read each is decided per request.
+   */
   async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, R>> {
-    const records = (await this.repository.findMany(ids)).filter((record) => readAccess(record, context.caller) === 'ok');
-    const responses = await this.presentMany(records, context, false);
-    return new Map(records.map((record, index) => [record.id, responses[index]]));
+    const rendered = await this.deps.fragments.many(`${this.kind.path}|${context.language}`, ids, context.request, async (missing) => {
+      const records = await this.repository.findMany(missing);
+      const responses = await this.presentMany(records, context, false);
+      return new Map(records.map((record, index) => [record.id, { status: record.status, authorId: record.authorId, response: responses[index] }]));
+    });
+    const readable = [...rendered].filter(([, fragment]) => readAccess(fragment, context.caller) === 'ok');
+    return new Map(readable.map(([id, fragment]) => [id, fragment.response]));
   }
 
   async update(target: RecordTarget, input: W, context: RequestContext): Promise<R> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
 import { TransactionRunner } from '@calendar/shared/database';
-import { ApiException, assertPageExists, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { ApiException, assertPageExists, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
 import { mapTerm, TermResponse } from './dto/term.mapper';
@@ -23,6 +23,7 @@ export class TermService {
     private readonly links: LinkBuilder,
     private readonly i18n: I18nService,
     private readonly termLinks: TermLinkRegistry,
+    private readonly fragments: FragmentCache,
   ) {}
 
   private present(term: TermEntity, context: RequestContext): TermResponse {
@@ -177,9 +178,12 @@ export class TermService {
   }
 
   /** Term objects by id, for embedding in events. */
+  /** Terms rendered for embedding, once per data version and language (FragmentCache). */
   async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, TermResponse>> {
-    const terms = await this.repository.findByIds([...new Set(ids)]);
-    return new Map(terms.map((term) => [term.id, this.present(term, context)]));
+    return this.fragments.many(`terms|${context.language}`, ids, context.request, async (missing) => {
+      const terms = await this.repository.findByIds(missing);
+      return new Map(terms.map((term) => [term.id, this.present(term, context)]));
+    });
   }
 
   private async require(taxonomy: Taxonomy, id: number): Promise<TermEntity> {

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       responseCacheBytes: 32 * 1024 * 1024,
       countMemoEntries: 10000,
+      fragmentCacheEntries: 5000,
     });
     expect(config.timezone.name).toBe('UTC');
   });
@@ -34,18 +35,19 @@ describe('loadConfig', () => {
   it('reads the number of list totals kept, 0 for none', () => {
     expect(loadConfig({ COUNT_MEMO_ENTRIES: '0' }).countMemoEntries).toBe(0);
     expect(loadConfig({ COUNT_MEMO_ENTRIES: '500' }).countMemoEntries).toBe(500);
+    expect(loadConfig({ FRAGMENT_CACHE_ENTRIES: '0' }).fragmentCacheEntries).toBe(0);
   });
 
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many' });
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
-      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'LOG_LEVEL', 'PORT', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE'].sort(),
+      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PORT', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE'].sort(),
     );
     expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
   });

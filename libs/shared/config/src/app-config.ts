@@ -22,6 +22,8 @@ export class AppConfig {
   responseCacheBytes: number;
   /** List totals kept per filter and data version; 0 turns the memo off (every list counts its rows). */
   countMemoEntries: number;
+  /** Rendered venues, organizers and terms kept for embedding, per data version; 0 turns it off. */
+  fragmentCacheEntries: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -104,6 +106,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const countMemo = read('COUNT_MEMO_ENTRIES', '10000');
   config.countMemoEntries = Number(countMemo);
   if (!/^\d+$/.test(countMemo) || Number(countMemo) > 1_000_000) problems['COUNT_MEMO_ENTRIES'] = 'must be a whole number from 0 (off) to 1000000';
+
+  const fragments = read('FRAGMENT_CACHE_ENTRIES', '5000');
+  config.fragmentCacheEntries = Number(fragments);
+  if (!/^\d+$/.test(fragments) || Number(fragments) > 1_000_000) problems['FRAGMENT_CACHE_ENTRIES'] = 'must be a whole number from 0 (off) to 1000000';
 
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from './data-source-options';
-import { DataVersionSource } from '@calendar/shared/http';
+import { CountMemo, DataVersionSource, FragmentCache } from '@calendar/shared/http';
 import { DatabaseDataVersion } from './data-version';
 import { HealthController } from './health.controller';
 import { TransactionRunner } from './transaction';
@@ -32,8 +32,14 @@ export class DatabaseModule {
       providers: [
         { provide: TransactionRunner, inject: [DataSource], useFactory: (dataSource: DataSource) => new TransactionRunner(dataSource) },
         { provide: DataVersionSource, useClass: DatabaseDataVersion },
+        { provide: CountMemo, inject: [DataVersionSource, AppConfig], useFactory: (versions: DataVersionSource, config: AppConfig) => new CountMemo(versions, config.countMemoEntries) },
+        {
+          provide: FragmentCache,
+          inject: [DataVersionSource, AppConfig],
+          useFactory: (versions: DataVersionSource, config: AppConfig) => new FragmentCache(versions, config.fragmentCacheEntries),
+        },
       ],
-      exports: [TransactionRunner, DataVersionSource],
+      exports: [TransactionRunner, DataVersionSource, CountMemo, FragmentCache],
     };
   }
 }

@@ -50,12 +50,14 @@ describe('CountMemo', () => {
       return 4;
     };
     const memo = new CountMemo(versions, 10);
-    expect(await memo.count('a', async () => 8, 4)).toBe(8);
-    expect(await memo.count('a', async () => 9, 4)).toBe(8);
-    expect(await memo.count('a', async () => 9, 5)).toBe(9);
+    expect(await memo.count('a', async () => 8, { dataVersion: 4 })).toBe(8);
+    expect(await memo.count('a', async () => 9, { dataVersion: 4 })).toBe(8);
+    expect(await memo.count('a', async () => 9, { dataVersion: 5 })).toBe(9);
     expect(reads).toBe(0);
-    expect(await memo.count('a', async () => 10)).toBe(10);
-    expect(reads).toBe(1);
+    const request = {};
+    expect(await memo.count('a', async () => 10, request)).toBe(10);
+    expect(await memo.count('b', async () => 11, request)).toBe(11);
+    expect([reads, request]).toEqual([1, { dataVersion: 4 }]);
   });
 
   it('counts every time when off', async () => {

@@ -1,4 +1,4 @@
-import type { DataVersionSource } from './response-cache';
+import { dataVersionFor, DataVersionSource } from './response-cache';
 
 /**
  * List totals kept per filter and data version. A total is exact for the data version it was counted at; every
@@ -17,11 +17,11 @@ export class CountMemo {
     readonly capacity: number,
   ) {}
 
-  /** `knownVersion`: the version this request already read (before counting), which saves reading it again. */
-  async count(key: string, compute: () => Promise<number>, knownVersion?: number): Promise<number> {
+  /** `request`: the request counting, whose data version is read once and shared with the other per-version parts. */
+  async count(key: string, compute: () => Promise<number>, request: object = {}): Promise<number> {
     if (this.capacity === 0) return compute();
     // The version is read before counting: the count then sees at least that version's data.
-    const version = knownVersion ?? (await this.versions.current());
+    const version = await dataVersionFor(request, this.versions);
     const found = this.entries.get(key);
     if (found?.version === version) return found.count;
     const flightKey = `${version}\u0000${key}`;

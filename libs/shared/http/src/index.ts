@@ -17,3 +17,4 @@ export * from './localized.dto';
 export * from './discovery';
 export * from './response-cache';
 export * from './count-memo';
+export * from './fragment-cache';

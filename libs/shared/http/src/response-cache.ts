@@ -128,6 +128,18 @@ export function requestDataVersion(request: object): number | undefined {
 }
 
 /**
+ * The data version for this request: the one already read for it, else read now and kept on the request. One
+ * read per request serves every part that keeps something per version (answers, totals, embedded records).
+ */
+export async function dataVersionFor(request: object, versions: DataVersionSource): Promise<number> {
+  const known = requestDataVersion(request);
+  if (known !== undefined) return known;
+  const version = await versions.current();
+  (request as { dataVersion?: number }).dataVersion = version;
+  return version;
+}
+
+/**
  * How long a cached answer may stand for the same data version. Answers depend on the clock only through day
  * boundaries in the service time zone (the default date window, whole-day bounds), which always fall on a
  * quarter hour of UTC; `only_with_upcoming` and `strict_dates` compare with the exact time, so they get the minute.
