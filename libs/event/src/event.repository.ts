@@ -59,8 +59,16 @@ export class EventRepository {
     this.loader = new TranslatedLoader(dataSource, EventEntity);
   }
 
-  private filtered(filter: EventListFilter): SelectQueryBuilder<EventEntity> {
+  /**
+   * `walk`: state link and place conditions as a probe per event (a scalar subquery on the link's primary key), so
+   * that a page is read by walking the start-ordered listing index until it is full. Without it they are `IN`
+   * subqueries, which the optimizer runs from the link side (every matching event, then a sort): right for
+   * counts and for rare matches, slow for the first pages of a common one.
+   */
+  private filtered(filter: EventListFilter, walk = false): SelectQueryBuilder<EventEntity> {
     const qb = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
+    const linked = (table: string, alias: string, where: string) =>
+      walk ? `(SELECT 1 FROM ${table} ${alias} WHERE ${alias}.event_id = e.id AND ${where} LIMIT 1) = 1` : `e.id IN (SELECT ${alias}.event_id FROM ${table} ${alias} WHERE ${where})`;
     applyVisibility(qb, 'e', filter.caller, filter.statuses);
     if (filter.include) {
       qb.andWhere('e.id IN (:...include)', { include: filter.include });
@@ -91,14 +99,17 @@ export class EventRepository {
       filter.search.forEach((term, index) => {
         const upper = term.prefix ? prefixUpperBound(term.token) : null;
         const token = !term.prefix ? `s.token = :token${index}` : upper === null ? `s.token >= :token${index}` : `s.token >= :token${index} AND s.token < :upper${index}`;
-        qb.andWhere(`e.id IN (SELECT s.record_id FROM search_tokens s WHERE s.kind = 'event' AND ${token} AND ${language})`, { [`token${index}`]: term.token, [`upper${index}`]: upper });
+        const found = walk
+          ? `(SELECT 1 FROM search_tokens s WHERE s.kind = 'event' AND s.record_id = e.id AND ${token} AND ${language} LIMIT 1) = 1`
+          : `e.id IN (SELECT s.record_id FROM search_tokens s WHERE s.kind = 'event' AND ${token} AND ${language})`;
+        qb.andWhere(found, { [`token${index}`]: term.token, [`upper${index}`]: upper });
       });
     }
     (filter.termSets ?? []).forEach((ids, index) => {
-      qb.andWhere(ids.length > 0 ? `e.id IN (SELECT et.event_id FROM event_terms et WHERE et.term_id IN (:...terms${index}))` : '1 = 0', { [`terms${index}`]: ids });
+      qb.andWhere(ids.length > 0 ? linked('event_terms', 'et', `et.term_id IN (:...terms${index})`) : '1 = 0', { [`terms${index}`]: ids });
     });
-    if (filter.venues) qb.andWhere('e.id IN (SELECT ev.event_id FROM event_venues ev WHERE ev.venue_id IN (:...venues))', { venues: filter.venues });
-    if (filter.organizers) qb.andWhere('e.id IN (SELECT eo.event_id FROM event_organizers eo WHERE eo.organizer_id IN (:...organizers))', { organizers: filter.organizers });
+    if (filter.venues) qb.andWhere(linked('event_venues', 'ev', 'ev.venue_id IN (:...venues)'), { venues: filter.venues });
+    if (filter.organizers) qb.andWhere(linked('event_organizers', 'eo', 'eo.organizer_id IN (:...organizers)'), { organizers: filter.organizers });
     if (filter.featured !== undefined) qb.andWhere('e.featured = :featured', { featured: filter.featured });
     if (filter.postParent !== undefined) qb.andWhere('e.post_parent = :postParent', { postParent: filter.postParent });
     const located = 'SELECT 1 FROM event_venues gv INNER JOIN venues v ON v.id = gv.venue_id WHERE gv.event_id = e.id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL';
@@ -111,8 +122,9 @@ export class EventRepository {
       const latSpan = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
       const cosLat = Math.cos((lat * Math.PI) / 180);
       const lngSpan = cosLat < 1e-6 ? 180 : Math.min(180, latSpan / cosLat);
+      const near = `${located} AND v.geo_lat BETWEEN :latMin AND :latMax AND (v.geo_lng BETWEEN :lngMin AND :lngMax OR :lngWraps = 1) AND ${distance} <= :nearRadius`;
       qb.andWhere(
-        `EXISTS (${located} AND v.geo_lat BETWEEN :latMin AND :latMax AND (v.geo_lng BETWEEN :lngMin AND :lngMax OR :lngWraps = 1) AND ${distance} <= :nearRadius)`,
+        walk ? `(${near} LIMIT 1) = 1` : `EXISTS (${near})`,
         {
           nearLat: lat,
           nearLng: lng,
@@ -133,8 +145,9 @@ export class EventRepository {
   }
 
   /** A page of event ids, by UTC start then id (SPEC §4.4). */
-  async pageIds(filter: EventListFilter, offset: number, limit: number): Promise<number[]> {
-    const rows = await this.filtered(filter)
+  /** `walk`: read the page by walking the listing index and probing each event (see `filtered`). */
+  async pageIds(filter: EventListFilter, offset: number, limit: number, walk = false): Promise<number[]> {
+    const rows = await this.filtered(filter, walk)
       .select('e.id', 'id')
       .addSelect('e.start_utc', 'start_utc')
       .orderBy('e.start_utc', 'ASC')

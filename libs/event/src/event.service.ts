@@ -141,11 +141,27 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
     const total = await this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`, () => this.events.count(filter), request);
     assertPageExists('event', query, total);
-    const ids = await this.events.pageIds(filter, (query.page - 1) * query.per_page, query.per_page);
+    const offset = (query.page - 1) * query.per_page;
+    const ids = await this.events.pageIds(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, audience, request));
     const events = await this.events.findMany(ids);
     const { translation_language: _language, page: _page, ...filters } = query;
     const items = await this.presentEvents(events, context, false, new Set());
     return new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, 'events', { ...filters, ...effective, page }));
+  }
+
+  /**
+   * Whether a page is read by walking the start-ordered index: when the events matching the link, place and
+   * search conditions are dense enough among those of the window that the walk to the page's end is short
+   * (expected rows = rows to the page's end × window total / filtered total, at most PAGE_WALK_ROWS). Both totals
+   * are kept per data version, so deciding costs no scan of its own once asked.
+   */
+  private async walks(filter: EventListFilter, end: number, total: number, audience: string, request: object): Promise<boolean> {
+    const limit = this.deps.config.pageWalkRows;
+    const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
+    if (limit === 0 || !narrowed || total === 0) return false;
+    const window: EventListFilter = { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined };
+    const windowTotal = await this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...window, caller: undefined })}`, () => this.events.count(window), request);
+    return (end * windowTotal) / total <= limit;
   }
 
   protected override async presentMany(events: EventEntity[], context: RequestContext, jsonLd: boolean): Promise<EventResponse[]> {

@@ -24,6 +24,11 @@ export class AppConfig {
   countMemoEntries: number;
   /** Rendered venues, organizers and terms kept for embedding, per data version; 0 turns it off. */
   fragmentCacheEntries: number;
+  /**
+   * The longest expected walk of the start-ordered listing index for one page of a filtered list; a page whose
+   * walk would be longer is read from the link side instead. 0 never walks.
+   */
+  pageWalkRows: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -110,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const fragments = read('FRAGMENT_CACHE_ENTRIES', '5000');
   config.fragmentCacheEntries = Number(fragments);
   if (!/^\d+$/.test(fragments) || Number(fragments) > 1_000_000) problems['FRAGMENT_CACHE_ENTRIES'] = 'must be a whole number from 0 (off) to 1000000';
+
+  const walk = read('PAGE_WALK_ROWS', '2000');
+  config.pageWalkRows = Number(walk);
+  if (!/^\d+$/.test(walk) || Number(walk) > 100_000_000) problems['PAGE_WALK_ROWS'] = 'must be a whole number from 0 (never walk) to 100000000';
 
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;
