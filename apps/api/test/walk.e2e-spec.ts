@@ -6,7 +6,7 @@ import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
 /*
  * A page of a filtered list is read either by walking the start-ordered index and probing each event's links,
- * place and search tokens, or from the link side (PAGE_WALK_ROWS decides, SPEC §10.1). Both must list the same
+ * place and search tokens, or from the link side (PAGE_WALK_ROWS decides on MySQL, SPEC §10.1). Both must list the same
  * events: 1,200 events written straight into the tables of one database, read through an instance that always
  * walks, one that never does and one with the default, and compared with the events the test knows match.
  */

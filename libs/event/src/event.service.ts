@@ -153,10 +153,12 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    * Whether a page is read by walking the start-ordered index: when the events matching the link, place and
    * search conditions are dense enough among those of the window that the walk to the page's end is short
    * (expected rows = rows to the page's end × window total / filtered total, at most PAGE_WALK_ROWS). Both totals
-   * are kept per data version, so deciding costs no scan of its own once asked.
+   * are kept per data version, so deciding costs no scan of its own once asked. MySQL and MariaDB only: SQLite
+   * already runs `IN` subqueries as a set probed while walking the index, and plans the probes worse.
    */
   private async walks(filter: EventListFilter, end: number, total: number, audience: string, request: object): Promise<boolean> {
     const limit = this.deps.config.pageWalkRows;
+    if (this.deps.dataSource.options.type !== 'mysql') return false;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
     if (limit === 0 || !narrowed || total === 0) return false;
     const window: EventListFilter = { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined };
