@@ -24,6 +24,9 @@ const ROOT = join(__dirname, '../../..');
 const DOCS = join(ROOT, 'docs');
 const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--sqlite URL] [--no-write]`;
 
+/** Settings of the service that change what is measured; the run's command shows those that were set. */
+const SERVICE_SETTINGS = ['RESPONSE_CACHE_MB', 'COUNT_MEMO_ENTRIES', 'FRAGMENT_CACHE_ENTRIES', 'PAGE_WALK_ROWS'];
+
 /** The database server's name and version, as the local client reports it. */
 function serverVersion(): string {
   try {
@@ -174,7 +177,10 @@ async function main(argv: string[]): Promise<void> {
     peak = Math.max(peak, embedded.peak);
   }
 
+  // Settings of the service given in the environment are part of what was measured (a run without the caches).
+  const settings = SERVICE_SETTINGS.filter((name) => process.env[name] !== undefined).map((name) => `${name}=${process.env[name]}`);
   const command = [
+    ...settings,
     'DATABASE_URL=<mysql url> npm run bench --',
     `--duration ${load.duration} --warmup ${load.warmup}`,
     values.only ? `--only "${values.only}"` : '',
