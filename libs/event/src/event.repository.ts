@@ -145,17 +145,21 @@ export class EventRepository {
   }
 
   /** A page of event ids, by UTC start then id (SPEC §4.4). */
-  /** `walk`: read the page by walking the listing index and probing each event (see `filtered`). */
-  async pageIds(filter: EventListFilter, offset: number, limit: number, walk = false): Promise<number[]> {
-    const rows = await this.filtered(filter, walk)
+  /**
+   * A page of events by UTC start then id (SPEC §4.4), with their translations: the page is selected and loaded
+   * in one query. `walk`: read it by walking the listing index and probing each event (see `filtered`).
+   */
+  async page(filter: EventListFilter, offset: number, limit: number, walk = false): Promise<EventEntity[]> {
+    const [sql, params] = this.filtered(filter, walk)
       .select('e.id', 'id')
       .addSelect('e.start_utc', 'start_utc')
       .orderBy('e.start_utc', 'ASC')
       .addOrderBy('e.id', 'ASC')
       .offset(offset)
       .limit(limit)
-      .getRawMany<{ id: number }>();
-    return rows.map((row) => Number(row.id));
+      .getQueryAndParameters();
+    // The derived table: MySQL takes no LIMIT directly inside IN (...).
+    return this.loader.loadWhere(`r.id IN (SELECT p.id FROM (${sql}) p)`, params, 'r.start_utc, r.id');
   }
 
   /** Events with their translations, in the order of `ids`. */

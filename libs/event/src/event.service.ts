@@ -142,8 +142,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const total = await this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`, () => this.events.count(filter), request);
     assertPageExists('event', query, total);
     const offset = (query.page - 1) * query.per_page;
-    const ids = await this.events.pageIds(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, audience, request));
-    const events = await this.events.findMany(ids);
+    const events = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, audience, request));
     const { translation_language: _language, page: _page, ...filters } = query;
     const items = await this.presentEvents(events, context, false, new Set());
     return new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, 'events', { ...filters, ...effective, page }));

@@ -37,7 +37,7 @@ export class TranslatedLoader<E extends ObjectLiteral> {
       ...record.map((column, index) => `r.${quote(column.databaseName)} AS ${quote(`r${index}`)}`),
       ...translation.map((column, index) => `t.${quote(column.databaseName)} AS ${quote(`t${index}`)}`),
     ];
-    const select = `SELECT ${columns.join(', ')} FROM ${quote(metadata.tableName)} r LEFT JOIN ${quote(target.tableName)} t ON t.${quote(owner)} = r.${quote('id')} WHERE r.${quote('id')} IN `;
+    const select = `SELECT ${columns.join(', ')} FROM ${quote(metadata.tableName)} r LEFT JOIN ${quote(target.tableName)} t ON t.${quote(owner)} = r.${quote('id')}`;
     const idAlias = `r${record.findIndex((column) => column.isPrimary)}`;
     const textIdAlias = `t${translation.findIndex((column) => column.isPrimary)}`;
     this.prepared = { select, record, translation, idAlias, textIdAlias };
@@ -47,9 +47,18 @@ export class TranslatedLoader<E extends ObjectLiteral> {
   /** The records of `ids` that exist, in the order of `ids`, each with all its translations. */
   async load(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<E[]> {
     if (ids.length === 0) return [];
+    const byId = new Map((await this.loadWhere(`r.id IN (${ids.map(() => '?').join(', ')})`, ids, undefined, manager)).map((entity) => [entity['id'] as number, entity]));
+    return ids.map((id) => byId.get(id)).filter((entity): entity is E => entity !== undefined);
+  }
+
+  /**
+   * The records meeting an SQL condition on alias `r` (with `?` parameters), each with all its translations, in
+   * the order of `orderBy` (SQL on alias `r`): a page can be selected and loaded in one query.
+   */
+  async loadWhere(condition: string, params: unknown[], orderBy?: string, manager: EntityManager = this.dataSource.manager): Promise<E[]> {
     const { select, record, translation, idAlias, textIdAlias } = this.prepare();
     const relation = this.translationsProperty;
-    const rows: Record<string, unknown>[] = await manager.query(`${select}(${ids.map(() => '?').join(', ')})`, ids);
+    const rows: Record<string, unknown>[] = await manager.query(`${select} WHERE ${condition}${orderBy ? ` ORDER BY ${orderBy}` : ''}`, params);
     const driver = this.dataSource.driver;
     const metadata = this.dataSource.getMetadata(this.entity);
     const target = metadata.findRelationWithPropertyPath(relation)?.inverseEntityMetadata;
@@ -68,6 +77,6 @@ export class TranslatedLoader<E extends ObjectLiteral> {
       translation.forEach((column, index) => column.setEntityValue(text, driver.prepareHydratedValue(row[`t${index}`], column)));
       ((entity as Record<string, unknown>)[relation] as ObjectLiteral[]).push(text);
     }
-    return ids.map((id) => byId.get(id)).filter((entity): entity is E => entity !== undefined);
+    return [...byId.values()];
   }
 }
