@@ -22,7 +22,7 @@ import { BenchData, NAMESPACE, Scenario, scenarios } from './scenarios';
 
 const ROOT = join(__dirname, '../../..');
 const DOCS = join(ROOT, 'docs');
-const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--sqlite URL] [--no-write]`;
+const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--sqlite URL] [--no-sqlite] [--no-write]`;
 
 /** Settings of the service that change what is measured; the run's command shows those that were set. */
 const SERVICE_SETTINGS = ['RESPONSE_CACHE_MB', 'COUNT_MEMO_ENTRIES', 'FRAGMENT_CACHE_ENTRIES', 'PAGE_WALK_ROWS'];
@@ -148,6 +148,7 @@ async function main(argv: string[]): Promise<void> {
       label: { type: 'string' },
       port: { type: 'string' },
       'no-write': { type: 'boolean' },
+      'no-sqlite': { type: 'boolean' },
       only: { type: 'string' },
       sqlite: { type: 'string' },
     },
@@ -169,7 +170,7 @@ async function main(argv: string[]): Promise<void> {
   const main = await measure(databaseUrl, (data) => scenarios(data, run).filter((scenario) => !scenario.sqlite && wanted(scenario)), load, run, port);
   const results = [...main.results];
   let peak = main.peak;
-  const sqliteWanted = scenarios({ eventIds: [1], venueId: 1, categoryIds: [1], editorToken: '' }, run).some((scenario) => scenario.sqlite && wanted(scenario));
+  const sqliteWanted = !values['no-sqlite'] && scenarios({ eventIds: [1], venueId: 1, categoryIds: [1], editorToken: '' }, run).some((scenario) => scenario.sqlite && wanted(scenario));
   if (sqliteWanted) {
     ensureSqlite(sqliteUrl, main.total);
     const embedded = await measure(sqliteUrl, (data) => scenarios(data, run).filter((scenario) => scenario.sqlite && wanted(scenario)), load, run, port);
@@ -186,6 +187,7 @@ async function main(argv: string[]): Promise<void> {
     values.only ? `--only "${values.only}"` : '',
     values.label ? `--label "${values.label}"` : '',
     values.sqlite ? `--sqlite ${values.sqlite}` : '',
+    values['no-sqlite'] ? '--no-sqlite' : '',
   ]
     .filter(Boolean)
     .join(' ');
