@@ -3,7 +3,7 @@ import { prefixUpperBound, searchEntries, SearchTerm } from '@calendar/shared/se
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
 import { TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
-import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
 
 export interface EventListFilter {
