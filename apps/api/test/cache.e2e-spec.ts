@@ -118,6 +118,13 @@ describe('several instances on one database', () => {
     expect((await b.request('PATCH', `${NS}/organizers/${organizer[0].id}`, { token: editor.token, json: { organizer: 'New org' } })).status).toBe(200);
     expect((await b.request('PATCH', `${NS}/categories/${categories[0].id}`, { token: editor.token, json: { name: 'New category' } })).status).toBe(200);
     for (const app of [a, b]) for (const token of [undefined, editor.token]) expect(await embedded(app, token)).toEqual(['New hall', 'New org', 'New category']);
+    // An event write changes the counts its terms carry, even embedded in other events.
+    const countOf = async (app: TestApp) =>
+      (await app.request('GET', `${NS}/events?start_date=2030-05-01&end_date=2030-05-01&n=${Math.random()}`)).body.events[0].categories[0].count;
+    expect(await countOf(a)).toBe(1);
+    const second = { title: 'Second', start_date: '2030-06-01 10:00', end_date: '2030-06-01 11:00', categories: [categories[0].id] };
+    expect((await b.request('POST', `${NS}/events`, { token: editor.token, json: second })).status).toBe(201);
+    expect(await countOf(a)).toBe(2);
     // A draft venue is embedded for its author's editor only, whatever was rendered before.
     expect((await a.request('PATCH', `${NS}/venues/${venue.id}`, { token: editor.token, json: { status: 'draft' } })).status).toBe(200);
     const venueOf = async (app: TestApp, token?: string) =>

@@ -4,6 +4,7 @@ import { RequestContext } from '@calendar/i18n';
 import { OrganizerService } from '@calendar/organizer';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
+import { markChanged } from '@calendar/shared/database';
 import { ApiException, assertPageExists, Caller, ListResult } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
@@ -269,6 +270,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   private async recount(manager: EntityManager, termIds: number[]): Promise<void> {
     if (termIds.length === 0) return;
+    // Term answers carry their counts (and terms named in the write may have been created): their version moves on.
+    markChanged(manager, 'terms');
     await this.termRepository.setCounts(manager, await this.events.termCounts(manager, [...new Set(termIds)]));
   }
 

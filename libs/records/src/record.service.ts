@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
 import { can, UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
-import { TransactionRunner } from '@calendar/shared/database';
-import { ApiException, assertPageExists, CountMemo, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { markChanged, TransactionRunner } from '@calendar/shared/database';
+import { ApiException, assertPageExists, CountMemo, DATA_PARTS, DataPart, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
 import { DataSource, EntityManager } from 'typeorm';
@@ -110,6 +110,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
 
   /** Creates inside a transaction the caller holds (events create their venues and organizers this way). */
   async createWith(manager: EntityManager, input: W, context: RequestContext): Promise<number> {
+    this.markPart(manager);
     const caller = context.caller;
     if (!can.createRecords(caller) || !caller) throw ApiException.notLoggedIn();
     await this.assertAuthorExists(input.author);
@@ -139,7 +140,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
    * per data version and language (FragmentCache); who may read each is decided per request.
    */
   async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, R>> {
-    const rendered = await this.deps.fragments.many(`${this.kind.path}|${context.language}`, ids, context.request, async (missing) => {
+    const rendered = await this.deps.fragments.many(this.kind.path as DataPart, context.language, ids, context.request, async (missing) => {
       const records = await this.repository.findMany(missing);
       const responses = await this.presentMany(records, context, false);
       return new Map(records.map((record, index) => [record.id, { status: record.status, authorId: record.authorId, response: responses[index] }]));
@@ -238,10 +239,18 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     return null;
   }
 
+  /** Venues and organizers have data versions of their own (kept renderings of them follow their writes). */
+  private markPart(manager: EntityManager): void {
+    if (this.kind.path in DATA_PARTS) markChanged(manager, this.kind.path as DataPart);
+  }
+
   /** One transaction; a slug taken by a concurrent write is reported as the conflict it is. */
   protected async write<X>(work: (manager: EntityManager) => Promise<X>): Promise<X> {
     try {
-      return await this.deps.transactions.run(work);
+      return await this.deps.transactions.run((manager) => {
+        this.markPart(manager);
+        return work(manager);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new RecordException(409, 'slug-exists', `Another ${this.kind.kind} uses that slug in this language.`);
       throw error;

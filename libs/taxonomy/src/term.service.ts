@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { TransactionRunner } from '@calendar/shared/database';
+import { markChanged, TransactionRunner } from '@calendar/shared/database';
 import { ApiException, assertPageExists, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
@@ -180,7 +180,7 @@ export class TermService {
   /** Term objects by id, for embedding in events. */
   /** Terms rendered for embedding, once per data version and language (FragmentCache). */
   async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, TermResponse>> {
-    return this.fragments.many(`terms|${context.language}`, ids, context.request, async (missing) => {
+    return this.fragments.many('terms', context.language, ids, context.request, async (missing) => {
       const terms = await this.repository.findByIds(missing);
       return new Map(terms.map((term) => [term.id, this.present(term, context)]));
     });
@@ -199,7 +199,10 @@ export class TermService {
   /** One transaction; a slug or name taken by a concurrent write is reported as the conflict it is. */
   private async write<T>(work: (manager: EntityManager) => Promise<T>, taxonomy: Taxonomy): Promise<T> {
     try {
-      return await this.transactions.run(work);
+      return await this.transactions.run((manager) => {
+        markChanged(manager, 'terms');
+        return work(manager);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new TermException(409, 'term-exists', `A ${taxonomy} with that name or slug already exists.`);
       throw error;

@@ -1,16 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { DataVersionSource } from '@calendar/shared/http';
+import { DATA_PARTS, DataPart, DataVersions, DataVersionSource } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
 
-/** The data version as the database holds it: one primary-key read. */
+/** The data versions as the database holds them: one read of the few rows of `data_version`. */
 @Injectable()
 export class DatabaseDataVersion extends DataVersionSource {
   constructor(private readonly dataSource: DataSource) {
     super();
   }
 
-  async current(): Promise<number> {
-    const rows = await this.dataSource.query('SELECT version FROM data_version WHERE id = 1');
-    return Number(rows[0]?.version ?? 0);
+  async read(): Promise<DataVersions> {
+    const rows: { id: number; version: number }[] = await this.dataSource.query('SELECT id, version FROM data_version');
+    const versions: DataVersions = { global: 0, parts: {} };
+    for (const row of rows) {
+      if (Number(row.id) === 1) versions.global = Number(row.version);
+      const part = (Object.keys(DATA_PARTS) as DataPart[]).find((name) => DATA_PARTS[name] === Number(row.id));
+      if (part) versions.parts[part] = Number(row.version);
+    }
+    return versions;
   }
 }

@@ -1,6 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDeadlock, isUniqueViolation } from '@calendar/shared/http';
+import { DATA_PARTS, DataPart, isDeadlock, isUniqueViolation } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
+
+/** The parts of the data a running transaction changes, besides the global version every write moves on. */
+const changedParts = new WeakMap<EntityManager, Set<DataPart>>();
+
+/**
+ * Marks a part of the data (venues, organizers, terms) as changed by the transaction of `manager`: its version
+ * moves on with the global one when the transaction ends, so that what is kept of that part is read again.
+ */
+export function markChanged(manager: EntityManager, part: DataPart): void {
+  const parts = changedParts.get(manager) ?? new Set<DataPart>();
+  parts.add(part);
+  changedParts.set(manager, parts);
+}
 
 /** How often a write is run again whole when a concurrent one got in its way. */
 export const WRITE_ATTEMPTS = 12;
@@ -38,7 +51,10 @@ export class TransactionRunner {
   private once<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const write = (manager: EntityManager) =>
       work(manager).then(async (result) => {
-        await manager.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
+        // The global row and those of the parts changed, in one statement at the end (rows always taken in the
+        // same order, so that two writes never wait on each other's version rows the other way round).
+        const rows = [1, ...[...(changedParts.get(manager) ?? [])].map((part) => DATA_PARTS[part])].sort((a, b) => a - b);
+        await manager.query(`UPDATE data_version SET version = version + 1 WHERE id IN (${rows.join(', ')})`);
         return result;
       });
     if (this.dataSource.options.type === 'mysql') return this.dataSource.transaction(write);

@@ -1,10 +1,10 @@
 import { CountMemo } from './count-memo';
-import { DataVersionSource } from './response-cache';
+import { DataVersions, DataVersionSource } from './response-cache';
 
 class Versions extends DataVersionSource {
   version = 1;
-  async current(): Promise<number> {
-    return this.version;
+  async read(): Promise<DataVersions> {
+    return { global: this.version, parts: {} };
   }
 }
 
@@ -45,19 +45,20 @@ describe('CountMemo', () => {
   it('takes the version the request already read instead of reading it again', async () => {
     const versions = new Versions();
     let reads = 0;
-    versions.current = async () => {
+    versions.read = async () => {
       reads += 1;
-      return 4;
+      return { global: 4, parts: {} };
     };
     const memo = new CountMemo(versions, 10);
-    expect(await memo.count('a', async () => 8, { dataVersion: 4 })).toBe(8);
-    expect(await memo.count('a', async () => 9, { dataVersion: 4 })).toBe(8);
-    expect(await memo.count('a', async () => 9, { dataVersion: 5 })).toBe(9);
+    const read = (global: number) => ({ dataVersions: { global, parts: {} } });
+    expect(await memo.count('a', async () => 8, read(4))).toBe(8);
+    expect(await memo.count('a', async () => 9, read(4))).toBe(8);
+    expect(await memo.count('a', async () => 9, read(5))).toBe(9);
     expect(reads).toBe(0);
     const request = {};
     expect(await memo.count('a', async () => 10, request)).toBe(10);
     expect(await memo.count('b', async () => 11, request)).toBe(11);
-    expect([reads, request]).toEqual([1, { dataVersion: 4 }]);
+    expect([reads, request]).toEqual([1, read(4)]);
   });
 
   it('counts every time when off', async () => {

@@ -1,40 +1,48 @@
 import type { FastifyRequest } from 'fastify';
 import { FragmentCache } from './fragment-cache';
-import { DataVersionSource } from './response-cache';
+import { DataVersions, DataVersionSource } from './response-cache';
 
 class Versions extends DataVersionSource {
   version = 1;
+  venues = 1;
   reads = 0;
-  async current(): Promise<number> {
+  async read(): Promise<DataVersions> {
     this.reads += 1;
-    return this.version;
+    return { global: this.version, parts: { venues: this.venues } };
   }
 }
 
 const request = (host = 'a.test') => ({ headers: { host }, protocol: 'http' }) as unknown as FastifyRequest;
 
 describe('FragmentCache', () => {
-  it('renders each id once per data version, scope and origin, and gives the ids asked in their order', async () => {
+  it('renders each id once per version of its part, language and origin, and gives the ids asked in their order', async () => {
     const versions = new Versions();
     const cache = new FragmentCache(versions, 100);
     const rendered: number[][] = [];
     const render = async (missing: number[]) => {
       rendered.push(missing);
-      return new Map(missing.filter((id) => id !== 404).map((id) => [id, `v${versions.version}:${id}`]));
+      return new Map(missing.filter((id) => id !== 404).map((id) => [id, `v${versions.venues}:${id}`]));
     };
-    expect([...(await cache.many('venues|en', [2, 1, 2, 404], request(), render))]).toEqual([
+    expect([...(await cache.many('venues', 'en', [2, 1, 2, 404], request(), render))]).toEqual([
       [2, 'v1:2'],
       [1, 'v1:1'],
     ]);
-    expect([...(await cache.many('venues|en', [1, 3], request(), render))]).toEqual([
+    expect([...(await cache.many('venues', 'en', [1, 3], request(), render))]).toEqual([
       [1, 'v1:1'],
       [3, 'v1:3'],
     ]);
-    await cache.many('venues|fr', [1], request(), render);
-    await cache.many('venues|en', [1], request('b.test'), render);
+    await cache.many('venues', 'fr', [1], request(), render);
+    await cache.many('venues', 'en', [1], request('b.test'), render);
+    // A write elsewhere (the global version) leaves venues as they were; a write to venues renders them anew.
     versions.version = 2;
-    expect([...(await cache.many('venues|en', [1], request(), render))]).toEqual([[1, 'v2:1']]);
-    expect(rendered).toEqual([[2, 1, 404], [3], [1], [1], [1]]);
+    expect([...(await cache.many('venues', 'en', [1], request(), render))]).toEqual([[1, 'v1:1']]);
+    versions.venues = 2;
+    expect([...(await cache.many('venues', 'en', [1], request(), render))]).toEqual([[1, 'v2:1']]);
+    // A part without a version of its own follows the global one.
+    expect([...(await cache.many('terms', 'en', [7], request(), render))]).toEqual([[7, 'v2:7']]);
+    versions.version = 3;
+    await cache.many('terms', 'en', [7], request(), render);
+    expect(rendered).toEqual([[2, 1, 404], [3], [1], [1], [1], [7], [7]]);
   });
 
   it('reads the data version once per request and keeps at most its capacity', async () => {
@@ -46,18 +54,18 @@ describe('FragmentCache', () => {
       renders += missing.length;
       return new Map(missing.map((id) => [id, id]));
     };
-    await cache.many('terms|en', [1, 2, 3], asked, render);
-    await cache.many('venues|en', [1], asked, render);
+    await cache.many('terms', 'en', [1, 2, 3], asked, render);
+    await cache.many('venues', 'en', [1], asked, render);
     expect(versions.reads).toBe(1);
-    await cache.many('terms|en', [3], request(), render);
-    await cache.many('terms|en', [1], request(), render);
+    await cache.many('terms', 'en', [3], request(), render);
+    await cache.many('terms', 'en', [1], request(), render);
     expect(renders).toBe(5);
   });
 
   it('renders every time when off', async () => {
     const cache = new FragmentCache(new Versions(), 0);
     let renders = 0;
-    for (let i = 0; i < 2; i++) await cache.many('terms|en', [1], request(), async (missing) => new Map(missing.map((id) => [id, ++renders])));
+    for (let i = 0; i < 2; i++) await cache.many('terms', 'en', [1], request(), async (missing) => new Map(missing.map((id) => [id, ++renders])));
     expect(renders).toBe(2);
   });
 });

@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { requestOrigin } from './request-context';
-import { dataVersionFor, DataVersionSource } from './response-cache';
+import { DataPart, dataVersionsFor, DataVersionSource } from './response-cache';
 
 /**
- * Responses of records embedded in other answers (the venues, organizers and terms of events), kept per data
- * version, language and origin: as long as nothing is written, a venue is loaded and rendered once, not once
- * for every event list it appears in. Every write moves the data version on (on any instance), after which
- * each fragment is loaded again when next asked for, so an embedded record is never older than the data.
+ * Responses of records embedded in other answers (the venues, organizers and terms of events), kept per version
+ * of their part of the data (`DATA_PARTS`), language and origin: as long as no venue is written, a venue is
+ * loaded and rendered once, not once for every event list it appears in, whatever is written to events. Every
+ * write to a part moves its version on (in the write's transaction, seen by every instance), after which its
+ * fragments are loaded again when next asked for, so an embedded record is never older than the data.
  * Bounded by entries, oldest first out; 0 turns it off.
  */
 export class FragmentCache {
@@ -17,13 +18,17 @@ export class FragmentCache {
     readonly capacity: number,
   ) {}
 
-  /** The values of `ids` in `scope` (kind and language): kept ones of this version, the others from `compute`. */
-  async many<T>(scope: string, ids: number[], request: FastifyRequest, compute: (missing: number[]) => Promise<Map<number, T>>): Promise<Map<number, T>> {
+  /**
+   * The values of `ids` of a part in one language: kept ones of the part's current version, the others from
+   * `compute`.
+   */
+  async many<T>(part: DataPart, language: string, ids: number[], request: FastifyRequest, compute: (missing: number[]) => Promise<Map<number, T>>): Promise<Map<number, T>> {
     const unique = [...new Set(ids)];
     if (this.capacity === 0 || unique.length === 0) return compute(unique);
     // Read before loading: what is loaded is then at least as new as the version it is kept under.
-    const version = await dataVersionFor(request, this.versions);
-    const prefix = `${scope}|${requestOrigin(request)}|`;
+    const versions = await dataVersionsFor(request, this.versions);
+    const version = versions.parts[part] ?? versions.global;
+    const prefix = `${part}|${language}|${requestOrigin(request)}|`;
     const found = new Map<number, T>();
     const missing: number[] = [];
     for (const id of unique) {

@@ -3,9 +3,27 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from './caching';
 import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
-/** Where the current data version comes from (the database; every write transaction moves it on). */
+/**
+ * Parts of the data with a version of their own besides the global one, by their row in `data_version`: a write
+ * that changes venues, organizers or terms moves their version on too, so that what is kept of them (rendered
+ * fragments) outlives writes to other records.
+ */
+export const DATA_PARTS = { venues: 2, organizers: 3, terms: 4 } as const;
+export type DataPart = keyof typeof DATA_PARTS;
+
+/** The global data version and those of the parts. */
+export interface DataVersions {
+  global: number;
+  parts: Partial<Record<DataPart, number>>;
+}
+
+/** Where the current data versions come from (the database; every write transaction moves the global one on). */
 export abstract class DataVersionSource {
-  abstract current(): Promise<number>;
+  abstract read(): Promise<DataVersions>;
+
+  async current(): Promise<number> {
+    return (await this.read()).global;
+  }
 }
 
 /** Headers a cached list response must carry again. */
@@ -112,31 +130,28 @@ export class ResponseCache {
    */
   async serveHit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (!this.applies(request)) return undefined;
-    const version = await this.versions.current();
+    const version = await dataVersionFor(request, this.versions);
     const key = cacheKey(version, Date.now(), request);
-    (request as { cacheKey?: string; dataVersion?: number }).cacheKey = key;
-    (request as { dataVersion?: number }).dataVersion = version;
+    (request as { cacheKey?: string }).cacheKey = key;
     const hit = this.entries.get(key);
     // Returning the reply after sending ends the request here (Fastify's rule for async hooks).
     return hit ? reply.send(this.replay(reply, hit)) : undefined;
   }
 }
 
-/** The data version read for this request by the cache hook, if it read one: other parts reuse it. */
-export function requestDataVersion(request: object): number | undefined {
-  return (request as { dataVersion?: number }).dataVersion;
+/**
+ * The data versions for this request: those already read for it, else read now (one query) and kept on the
+ * request. One read per request serves everything kept per version (answers, totals, embedded records).
+ */
+export async function dataVersionsFor(request: object, versions: DataVersionSource): Promise<DataVersions> {
+  const holder = request as { dataVersions?: DataVersions };
+  if (holder.dataVersions === undefined) holder.dataVersions = await versions.read();
+  return holder.dataVersions;
 }
 
-/**
- * The data version for this request: the one already read for it, else read now and kept on the request. One
- * read per request serves every part that keeps something per version (answers, totals, embedded records).
- */
+/** The global data version for this request (see `dataVersionsFor`). */
 export async function dataVersionFor(request: object, versions: DataVersionSource): Promise<number> {
-  const known = requestDataVersion(request);
-  if (known !== undefined) return known;
-  const version = await versions.current();
-  (request as { dataVersion?: number }).dataVersion = version;
-  return version;
+  return (await dataVersionsFor(request, versions)).global;
 }
 
 /**

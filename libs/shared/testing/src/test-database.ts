@@ -68,5 +68,5 @@ async function bumpDataVersion(dataSource: DataSource): Promise<void> {
     dataSource.options.type === 'mysql'
       ? (await dataSource.query(`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'data_version'`))[0].n > 0
       : (await dataSource.query(`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'data_version'`))[0].n > 0;
-  if (exists) await dataSource.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
+  if (exists) await dataSource.query('UPDATE data_version SET version = version + 1');
 }
