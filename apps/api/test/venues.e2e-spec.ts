@@ -336,13 +336,34 @@ describe('venues (SPEC §5)', () => {
       expect(names(await t.request('GET', `${VENUES}?search=lyon`))).toEqual(['Mid Club', 'Old Theatre']);
       expect(names(await t.request('GET', `${VENUES}?search=PARIS%20lyon`))).toEqual(['Mid Club']);
       expect(names(await t.request('GET', `${VENUES}?search=75001`))).toEqual(['New Arena']);
-      const page = await t.request('GET', `${VENUES}?per_page=2&page=2&search=a`);
-      const link = (n: number) => `${API}/venues?per_page=2&only_with_upcoming=false&search=a&page=${n}`;
+      expect(names(await t.request('GET', `${VENUES}?search=the`))).toEqual(['Old Theatre']);
+      expect(names(await t.request('GET', `${VENUES}?search=heatre`))).toEqual([]);
+      const page = await t.request('GET', `${VENUES}?per_page=2&page=2`);
+      const link = (n: number) => `${API}/venues?per_page=2&only_with_upcoming=false&page=${n}`;
       expect(page.body).toEqual({ venues: [expect.objectContaining({ venue: 'Old Theatre' })], rest_url: link(2), previous_rest_url: link(1), total: 3, total_pages: 2 });
       expect(page.headers['x-wp-total']).toBe('3');
+      const searched = await t.request('GET', `${VENUES}?per_page=1&page=2&search=paris`);
+      expect([searched.body.venues.map((venue: { venue: string }) => venue.venue), searched.body.total, searched.headers['x-wp-total']]).toEqual([['Mid Club'], 2, '2']);
       const beyond = await t.request('GET', `${VENUES}?per_page=2&page=3`);
       expect(beyond.status).toBe(404);
       expect(beyond.body).toEqual({ code: 'venue-archive-page-not-found', message: 'The requested venue archive page does not exist', data: { status: 404 } });
+    });
+
+    it('searches through the index: accents folded, word starts, Chinese runs, the language fallback, writes at once', async () => {
+      const cafe = await create({ venue: 'Café Müller', city: 'Montréal', description: '<p>Jazz &amp; blues</p>' });
+      await create({ venue: '上海大剧院', city: 'Shanghai' });
+      expect(names(await t.request('GET', `${VENUES}?search=cafe%20muller`))).toEqual(['Café Müller']);
+      expect(names(await t.request('GET', `${VENUES}?search=MONTR%20blu`))).toEqual(['Café Müller']);
+      expect(names(await t.request('GET', `${VENUES}?search=ontreal`))).toEqual([]);
+      expect(names(await t.request('GET', `${VENUES}?search=${encodeURIComponent('大剧')}`))).toEqual(['上海大剧院']);
+      expect((await t.request('PATCH', `/fr${VENUES}/${cafe.id}`, { token: editor.token, json: { venue: 'Le Café' } })).status).toBe(200);
+      expect(names(await t.request('GET', `/fr${VENUES}?search=le%20cafe%20jazz`))).toEqual(['Le Café']);
+      expect(names(await t.request('GET', `/fr${VENUES}?search=muller`))).toEqual([]);
+      expect(names(await t.request('GET', `/zh-hans${VENUES}?search=muller`))).toEqual(['Café Müller']);
+      expect((await t.request('PATCH', `${VENUES}/${cafe.id}`, { token: editor.token, json: { city: 'Québec' } })).status).toBe(200);
+      expect(names(await t.request('GET', `${VENUES}?search=quebec`))).toEqual(['Café Müller']);
+      expect(names(await t.request('GET', `/fr${VENUES}?search=quebec`))).toEqual(['Le Café']);
+      expect(names(await t.request('GET', `${VENUES}?search=montreal`))).toEqual([]);
     });
 
     it('validates the event filters; with no linked events none has events', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { prefixUpperBound, searchEntries, SearchTerm } from '@calendar/shared/search';
+import { recordSearchEntries, replaceSearchRows, searchConditions, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
 import { TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
@@ -91,19 +91,8 @@ export class EventRepository {
     // the start-ordered listing index is read over, instead of reading it to its end.
     if (filter.endsAtOrBefore) qb.andWhere('e.start_utc <= :startsByEnd', { startsByEnd: sqlDateTime(filter.endsAtOrBefore) });
     if (filter.search) {
-      if (filter.search.length === 0) qb.andWhere('1 = 0');
-      // Each term is a range (or equality) on the token index. A row of the request language matches; a row of
-      // the original language matches for events with no text in the request language (SPEC §7 fallback).
-      const language = `(s.lang = :searchLang OR (s.original = :searchOriginal AND NOT EXISTS (SELECT 1 FROM event_translations x WHERE x.event_id = s.record_id AND x.lang = :searchLang)))`;
-      qb.setParameters({ searchLang: filter.language, searchOriginal: true });
-      filter.search.forEach((term, index) => {
-        const upper = term.prefix ? prefixUpperBound(term.token) : null;
-        const token = !term.prefix ? `s.token = :token${index}` : upper === null ? `s.token >= :token${index}` : `s.token >= :token${index} AND s.token < :upper${index}`;
-        const found = walk
-          ? `(SELECT 1 FROM search_tokens s WHERE s.kind = 'event' AND s.record_id = e.id AND ${token} AND ${language} LIMIT 1) = 1`
-          : `e.id IN (SELECT s.record_id FROM search_tokens s WHERE s.kind = 'event' AND ${token} AND ${language})`;
-        qb.andWhere(found, { [`token${index}`]: term.token, [`upper${index}`]: upper });
-      });
+      const conditions = searchConditions(filter.search, { kind: 'event', id: 'e.id', translationTable: 'event_translations', ownerColumn: 'event_id', language: filter.language, probe: walk });
+      for (const condition of conditions) qb.andWhere(condition.sql, condition.params);
     }
     (filter.termSets ?? []).forEach((ids, index) => {
       qb.andWhere(ids.length > 0 ? linked('event_terms', 'et', `et.term_id IN (:...terms${index})`) : '1 = 0', { [`terms${index}`]: ids });
@@ -231,19 +220,7 @@ export class EventRepository {
   async reindexSearch(manager: EntityManager, eventId: number): Promise<void> {
     const event = await manager.getRepository(EventEntity).findOne({ where: { id: eventId }, select: { id: true, originalLang: true } });
     const texts = await manager.getRepository(EventTranslationEntity).find({ where: { eventId } });
-    await manager.query(`DELETE FROM search_tokens WHERE kind = 'event' AND record_id = ?`, [eventId]);
-    if (!event) return;
-    const entries = searchEntries(
-      texts.map((row) => ({ lang: row.lang, fields: [row.name, row.excerpt, row.description] })),
-      event.originalLang,
-    );
-    for (let offset = 0; offset < entries.length; offset += 500) {
-      const chunk = entries.slice(offset, offset + 500);
-      await manager.query(
-        `INSERT INTO search_tokens (kind, token, record_id, lang, original) VALUES ${chunk.map(() => `('event', ?, ?, ?, ?)`).join(', ')}`,
-        chunk.flatMap((entry) => [entry.token, eventId, entry.lang, entry.original ? 1 : 0]),
-      );
-    }
+    await replaceSearchRows(manager, 'event', eventId, event ? recordSearchEntries(texts, event.originalLang) : []);
   }
 
   /** `alias.id` is linked to an event that is not a draft, pending or trashed. */

@@ -260,7 +260,11 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       await this.events.setLinks(manager, 'term', event.id, after);
     }
     await this.recount(manager, [...before, ...after]);
-    await this.events.reindexSearch(manager, event.id);
+  }
+
+  /** Events are indexed by their title, excerpt and description (SPEC §4.4). */
+  protected override async reindex(manager: EntityManager, id: number): Promise<void> {
+    await this.events.reindexSearch(manager, id);
   }
 
   /** The trash keeps links; only the published counts of the event's terms change. */

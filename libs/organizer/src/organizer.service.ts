@@ -5,6 +5,9 @@ import { UpdateOrganizerDto } from './dto/organizer.dto';
 import { mapOrganizer, ORGANIZER_KIND, OrganizerResponse } from './dto/organizer.mapper';
 import { OrganizerEntity, OrganizerTranslationEntity } from './entities/organizer.entity';
 
+/** What an organizer search looks in besides its name and description (SPEC §5.3). */
+export const ORGANIZER_SEARCH_FIELDS = ['phone', 'email', 'website'] as const;
+
 @Injectable()
 export class OrganizerService extends RecordService<OrganizerEntity, OrganizerTranslationEntity, OrganizerResponse, UpdateOrganizerDto> {
   protected readonly kind = ORGANIZER_KIND;
@@ -12,7 +15,7 @@ export class OrganizerService extends RecordService<OrganizerEntity, OrganizerTr
 
   constructor(deps: RecordServiceDeps) {
     super(deps);
-    this.repository = new RecordRepository(deps.dataSource, ORGANIZER_KIND, ['r.phone', 'r.email', 'r.website']);
+    this.repository = new RecordRepository(deps.dataSource, ORGANIZER_KIND, [...ORGANIZER_SEARCH_FIELDS]);
   }
 
   protected applyFields(organizer: OrganizerEntity, input: UpdateOrganizerDto, isCreate: boolean): void {

@@ -1,8 +1,9 @@
-import { likeContains, likeStartsWith, presentedColumn } from '@calendar/i18n';
+import { likeStartsWith } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
 import { TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
-import { Brackets, DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { recordSearchEntries, replaceSearchRows, searchConditions, SearchTerm } from '@calendar/shared/search';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
 import type { RecordKind } from './record-kind';
 import type { SqlCondition } from './record-links';
@@ -12,18 +13,11 @@ export interface RecordListFilter {
   language: string;
   caller: Caller | null;
   statuses?: RecordStatus[];
-  /** Every word must appear in one of the searchable columns. */
-  words?: string[];
+  /** Every term must match the record's presented texts or shared searchable fields (SPEC §10.1, §11.13). */
+  search?: SearchTerm[];
   /** Extra conditions of the kind (links to events, ...). */
   conditions?: { sql: string; params: Record<string, unknown> }[];
 }
-
-/** Presented texts of the alias `r` in list queries: the request language's, else the original's. */
-export const PRESENTED = {
-  name: presentedColumn('tl', 'tor', 'name'),
-  slug: presentedColumn('tl', 'tor', 'slug'),
-  description: presentedColumn('tl', 'tor', 'description'),
-};
 
 /**
  * Limits a query on alias `alias` to what the caller may see (SPEC §4.4, §8, §11.11): anonymous callers see
@@ -57,8 +51,8 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
   constructor(
     private readonly dataSource: DataSource,
     private readonly kind: RecordKind<E, T>,
-    /** SQL expressions of the kind's own searchable columns on alias `r` (the presented name and description are always searched). */
-    private readonly searchColumns: string[],
+    /** The kind's own searchable fields besides the translated name and description (a venue's city, ...). */
+    private readonly searchFields: (keyof E & string)[],
   ) {
     this.loader = new TranslatedLoader(dataSource, kind.entity);
   }
@@ -91,24 +85,21 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
   }
 
   private filtered(filter: RecordListFilter): SelectQueryBuilder<E> {
-    const owner = this.kind.ownerColumn;
-    const qb = this.dataSource
-      .getRepository(this.kind.entity)
-      .createQueryBuilder('r')
-      .leftJoin(this.kind.translation, 'tl', `tl.${owner} = r.id AND tl.lang = :language`, { language: filter.language })
-      .innerJoin(this.kind.translation, 'tor', `tor.${owner} = r.id AND tor.lang = r.original_lang`);
+    const qb = this.dataSource.getRepository(this.kind.entity).createQueryBuilder('r');
     applyVisibility(qb, 'r', filter.caller, filter.statuses);
-    const columns = [PRESENTED.name, PRESENTED.description, ...this.searchColumns];
-    (filter.words ?? []).forEach((word, index) => {
-      const key = `word${index}`;
-      qb.andWhere(
-        new Brackets((any) => {
-          for (const column of columns) any.orWhere(`LOWER(COALESCE(${column}, '')) LIKE :${key} ESCAPE '!'`, { [key]: likeContains(word) });
-        }),
-      );
-    });
+    if (filter.search) {
+      const sql = { kind: this.kind.kind, id: 'r.id', translationTable: this.translationTable, ownerColumn: this.kind.ownerColumn, language: filter.language };
+      for (const condition of searchConditions(filter.search, sql)) qb.andWhere(condition.sql, condition.params);
+    }
     for (const condition of filter.conditions ?? []) qb.andWhere(condition.sql, condition.params);
     return qb;
+  }
+
+  /** Writes the search index rows of a record from its texts and searchable fields, inside the write's transaction. */
+  async reindexSearch(manager: EntityManager, id: number): Promise<void> {
+    const [record] = await this.loader.load([id], manager);
+    const shared = record ? this.searchFields.map((field) => record[field] as unknown as string | null) : [];
+    await replaceSearchRows(manager, this.kind.kind, id, record ? recordSearchEntries(record.translations, record.originalLang, shared) : []);
   }
 
   count(filter: RecordListFilter): Promise<number> {

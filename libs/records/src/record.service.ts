@@ -3,6 +3,7 @@ import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '
 import { can, UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
 import { markChanged, TransactionRunner } from '@calendar/shared/database';
+import { searchTerms } from '@calendar/shared/search';
 import { ApiException, assertPageExists, CountMemo, DATA_PARTS, DataPart, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
@@ -67,7 +68,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       problems['status'] = 'must be publish for callers who are not logged in';
     }
     const filter: RecordListFilter = { language, caller, statuses: query.status, conditions: [] };
-    if (query.search !== undefined) filter.words = query.search.split(/\s+/).filter(Boolean);
+    if (query.search !== undefined) filter.search = searchTerms(query.search);
     const linked = this.kind.kind as LinkedKind;
     if (query.event !== undefined) {
       const ids = await this.deps.eventLinks.idsForEvent(linked, query.event);
@@ -127,6 +128,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     await manager.getRepository(this.kind.entity).insert(record as never);
     await this.writeTexts(manager, record, context.language, input, true);
     await this.afterWrite(manager, record, input, context, true);
+    await this.reindex(manager, record.id);
     return record.id;
   }
 
@@ -170,6 +172,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       record.translations = found.translations;
       await this.writeTexts(manager, record, context.language, input, false);
       await this.afterWrite(manager, record, input, context, false);
+      await this.reindex(manager, record.id);
     });
     return this.presentOne((await this.repository.findOne(found.id)) as E, context);
   }
@@ -204,6 +207,11 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   protected async presentOne(record: E, context: RequestContext): Promise<R> {
     const [response] = await this.presentMany([record], context, true);
     return response;
+  }
+
+  /** Rebuilds the record's rows of the search index from what the write left, in the write's transaction. */
+  protected async reindex(manager: EntityManager, id: number): Promise<void> {
+    await this.repository.reindexSearch(manager, id);
   }
 
   /** Keeps what depends on the record's status current when it goes to the trash (events: term counts). */

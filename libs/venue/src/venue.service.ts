@@ -12,6 +12,9 @@ export function deriveStateProvince(country: string, state: string, province: st
   return UNITED_STATES.has(country.trim().toLowerCase()) ? state : province;
 }
 
+/** What a venue search looks in besides its name and description (SPEC §5.3). */
+export const VENUE_SEARCH_FIELDS = ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone', 'country'] as const;
+
 @Injectable()
 export class VenueService extends RecordService<VenueEntity, VenueTranslationEntity, VenueResponse, UpdateVenueDto> {
   protected readonly kind = VENUE_KIND;
@@ -19,16 +22,7 @@ export class VenueService extends RecordService<VenueEntity, VenueTranslationEnt
 
   constructor(deps: RecordServiceDeps) {
     super(deps);
-    this.repository = new RecordRepository(deps.dataSource, VENUE_KIND, [
-      'r.address',
-      'r.city',
-      'r.province',
-      'r.state',
-      'r.stateprovince',
-      'r.zip',
-      'r.phone',
-      'r.country',
-    ]);
+    this.repository = new RecordRepository(deps.dataSource, VENUE_KIND, [...VENUE_SEARCH_FIELDS]);
   }
 
   protected applyFields(venue: VenueEntity, input: UpdateVenueDto, isCreate: boolean): void {

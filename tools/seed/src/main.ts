@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from '@calendar/shared/database';
-import { searchEntries, SearchableTexts } from '@calendar/shared/search';
+import { ORGANIZER_SEARCH_FIELDS } from '@calendar/organizer';
+import { recordSearchEntries } from '@calendar/shared/search';
+import { VENUE_SEARCH_FIELDS } from '@calendar/venue';
 import { DataSource, EntityManager } from 'typeorm';
 import { eventBatch, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
 import { progressLine } from './progress';
@@ -32,15 +34,25 @@ async function insertRows(manager: EntityManager, table: string, rows: Record<st
   }
 }
 
-/** The search index rows of seeded events, as the service writes them (libs/shared/search). */
-function searchRows(events: Record<string, unknown>[], translations: Record<string, unknown>[]): Record<string, unknown>[] {
-  const texts = new Map<number, SearchableTexts[]>();
+/**
+ * The search index rows of seeded records, as the service writes them (libs/shared/search): `owner` names the
+ * translations' record column, `shared` the record's searchable fields besides its texts.
+ */
+function searchRows(kind: string, records: Record<string, unknown>[], translations: Record<string, unknown>[], owner: string, shared: readonly string[] = []): Record<string, unknown>[] {
+  type Text = { lang: string; name: string | null; excerpt: string | null; description: string | null };
+  const texts = new Map<number, Text[]>();
   for (const row of translations) {
-    const id = row['event_id'] as number;
-    texts.set(id, [...(texts.get(id) ?? []), { lang: row['lang'] as string, fields: [row['name'], row['excerpt'], row['description']] as (string | null)[] }]);
+    const id = row[owner] as number;
+    texts.set(id, [...(texts.get(id) ?? []), { lang: row['lang'] as string, name: row['name'] as string | null, excerpt: (row['excerpt'] ?? null) as string | null, description: row['description'] as string | null }]);
   }
-  return events.flatMap((event) =>
-    searchEntries(texts.get(event['id'] as number) ?? [], event['original_lang'] as string).map((entry) => ({ kind: 'event', token: entry.token, record_id: event['id'], lang: entry.lang, original: entry.original })),
+  return records.flatMap((record) =>
+    recordSearchEntries(texts.get(record['id'] as number) ?? [], record['original_lang'] as string, shared.map((field) => (record[field] ?? null) as string | null)).map((entry) => ({
+      kind,
+      token: entry.token,
+      record_id: record['id'],
+      lang: entry.lang,
+      original: entry.original,
+    })),
   );
 }
 
@@ -79,6 +91,8 @@ async function main(argv: string[]): Promise<void> {
       await insertRows(manager, 'venue_translations', venues.translations, batch);
       await insertRows(manager, 'organizers', organizers.organizers, batch);
       await insertRows(manager, 'organizer_translations', organizers.translations, batch);
+      await insertRows(manager, 'search_tokens', searchRows('venue', venues.venues, venues.translations, 'venue_id', VENUE_SEARCH_FIELDS), batch);
+      await insertRows(manager, 'search_tokens', searchRows('organizer', organizers.organizers, organizers.translations, 'organizer_id', ORGANIZER_SEARCH_FIELDS), batch);
     });
 
     const eventStart = await nextId(dataSource, 'events');
@@ -98,7 +112,7 @@ async function main(argv: string[]): Promise<void> {
         await insertRows(manager, 'event_venues', rows.venues, batch);
         await insertRows(manager, 'event_organizers', rows.organizers, batch);
         await insertRows(manager, 'event_terms', rows.terms, batch);
-        await insertRows(manager, 'search_tokens', searchRows(rows.events, rows.translations), batch);
+        await insertRows(manager, 'search_tokens', searchRows('event', rows.events, rows.translations, 'event_id'), batch);
       });
       if (process.stderr.isTTY) process.stderr.write(`\r${progressLine(Math.min(events, from + step), events, Date.now() - started)}`);
     }

@@ -42,7 +42,7 @@ describe('migrations', () => {
 });
 
 describe('the search index migration', () => {
-  it('indexes the events already there, each language with the original as fallback', async () => {
+  it('indexes the events, venues and organizers already there, each language with the original as fallback', async () => {
     const options = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
     const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(SearchTokens1767571200000)) });
     await dataSource.initialize();
@@ -60,7 +60,13 @@ describe('the search index migration', () => {
       await dataSource.query(text, [1, 'en', 'Café concert', 'cafe-concert', '<p>Jazz</p>', null]);
       await dataSource.query(text, [1, 'fr', 'Concert', 'concert', null, null]);
       await dataSource.query(text, [2, 'en', '古典音乐会', 'x', null, null]);
+      await dataSource.query(`INSERT INTO venues (id, author_id, status, original_lang, published_at, created_at, modified_at, city) VALUES (1, 1, 'publish', 'en', ?, ?, ?, 'Montréal')`, [at, at, at]);
+      await dataSource.query(`INSERT INTO venue_translations (venue_id, lang, name, slug) VALUES (1, 'en', 'Hall', 'hall')`);
       await new SearchTokens1767571200000().up(dataSource.createQueryRunner());
+      expect(await dataSource.query(`SELECT record_id, lang, original, token FROM search_tokens WHERE kind = 'venue' ORDER BY token`)).toEqual([
+        { record_id: 1, lang: 'en', original: 1, token: 'hall' },
+        { record_id: 1, lang: 'en', original: 1, token: 'montreal' },
+      ]);
       const rows = await dataSource.query(`SELECT record_id, lang, original, token FROM search_tokens WHERE kind = 'event' ORDER BY record_id, lang, token`);
       expect(rows).toEqual([
         { record_id: 1, lang: 'en', original: 1, token: 'cafe' },

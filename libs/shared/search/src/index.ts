@@ -1,2 +1,3 @@
 export * from './search';
 export * from './search-token.entity';
+export * from './search-index';

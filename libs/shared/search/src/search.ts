@@ -128,3 +128,47 @@ export function searchEntries(translations: SearchableTexts[], originalLang: str
   }
   return entries;
 }
+
+/** How a list condition on the index is written (see `searchConditions`). */
+export interface SearchSql {
+  /** The `kind` of the records in `search_tokens`. */
+  kind: string;
+  /** The SQL expression of the record's id in the list query (`e.id`, `r.id`). */
+  id: string;
+  /** The records' translation table and its column naming the record, for the language fallback. */
+  translationTable: string;
+  ownerColumn: string;
+  language: string;
+  /** As a probe per record (a scalar subquery by record id) instead of an `IN` set. */
+  probe?: boolean;
+}
+
+/**
+ * One SQL condition per search term, with its parameters: each term a range (prefix) or equality on the token
+ * index; a row of the request language matches, and a row of the original language matches for records with no
+ * text in the request language (SPEC §7 fallback).
+ */
+export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: string; params: Record<string, unknown> }[] {
+  if (terms.length === 0) return [{ sql: '1 = 0', params: {} }];
+  const language = `(s.lang = :searchLang OR (s.original = :searchOriginal AND NOT EXISTS (SELECT 1 FROM ${sql.translationTable} x WHERE x.${sql.ownerColumn} = s.record_id AND x.lang = :searchLang)))`;
+  return terms.map((term, index) => {
+    const upper = term.prefix ? prefixUpperBound(term.token) : null;
+    const token = !term.prefix ? `s.token = :token${index}` : upper === null ? `s.token >= :token${index}` : `s.token >= :token${index} AND s.token < :upper${index}`;
+    const where = `s.kind = :searchKind AND ${token} AND ${language}`;
+    return {
+      sql: sql.probe ? `(SELECT 1 FROM search_tokens s WHERE s.record_id = ${sql.id} AND ${where} LIMIT 1) = 1` : `${sql.id} IN (SELECT s.record_id FROM search_tokens s WHERE ${where})`,
+      params: { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, [`token${index}`]: term.token, [`upper${index}`]: upper },
+    };
+  });
+}
+
+/**
+ * The index rows of a record with its translations and the texts it shares between languages (a venue's
+ * address): each language's own fields, then the shared ones.
+ */
+export function recordSearchEntries(translations: { lang: string; name: string | null; description: string | null; excerpt?: string | null }[], originalLang: string, shared: (string | null | undefined)[] = []): SearchEntry[] {
+  return searchEntries(
+    translations.map((row) => ({ lang: row.lang, fields: [row.name, row.excerpt, row.description, ...shared] })),
+    originalLang,
+  );
+}

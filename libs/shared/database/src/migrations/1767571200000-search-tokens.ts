@@ -1,12 +1,36 @@
-import { searchEntries, SearchableTexts } from '@calendar/shared/search';
+import { recordSearchEntries } from '@calendar/shared/search';
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { createTable, exactText } from './schema-helpers';
 
 const BATCH = 1000;
 
+interface IndexedKind {
+  kind: string;
+  table: string;
+  translations: string;
+  owner: string;
+  excerpt: boolean;
+  /** Searchable columns shared by all languages, as the kind's search reads them at the time of this migration. */
+  shared: string[];
+}
+
+const INDEXED: IndexedKind[] = [
+  { kind: 'event', table: 'events', translations: 'event_translations', owner: 'event_id', excerpt: true, shared: [] },
+  {
+    kind: 'venue',
+    table: 'venues',
+    translations: 'venue_translations',
+    owner: 'venue_id',
+    excerpt: false,
+    shared: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone', 'country'],
+  },
+  { kind: 'organizer', table: 'organizers', translations: 'organizer_translations', owner: 'organizer_id', excerpt: false, shared: ['phone', 'email', 'website'] },
+];
+
 /**
  * The full-text index of SPEC §10.1 (see libs/shared/search): one row per record, language and token, found
- * by the token's B-tree index. Existing events are indexed here; writes keep the rows current from then on.
+ * by the token's B-tree index. Existing events, venues and organizers are indexed here; writes keep the rows
+ * current from then on.
  */
 export class SearchTokens1767571200000 implements MigrationInterface {
   name = 'SearchTokens1767571200000';
@@ -26,23 +50,35 @@ export class SearchTokens1767571200000 implements MigrationInterface {
         indices: [{ name: 'ix_search_tokens_record', columnNames: ['kind', 'record_id'] }],
       }),
     );
+    for (const kind of INDEXED) await this.index(queryRunner, kind);
+  }
+
+  /** Indexes every record of a kind, a batch at a time. */
+  private async index(queryRunner: QueryRunner, kind: IndexedKind): Promise<void> {
     let after = 0;
     for (;;) {
-      const events: { id: number; original_lang: string }[] = await queryRunner.query(`SELECT id, original_lang FROM events WHERE id > ? ORDER BY id LIMIT ${BATCH}`, [after]);
-      if (events.length === 0) break;
-      after = Number(events[events.length - 1].id);
-      const ids = events.map((event) => Number(event.id));
-      const texts: { event_id: number; lang: string; name: string | null; excerpt: string | null; description: string | null }[] = await queryRunner.query(
-        `SELECT event_id, lang, name, excerpt, description FROM event_translations WHERE event_id IN (${ids.map(() => '?').join(', ')})`,
+      const records: Record<string, unknown>[] = await queryRunner.query(
+        `SELECT ${['id', 'original_lang', ...kind.shared].join(', ')} FROM ${kind.table} WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
+        [after],
+      );
+      if (records.length === 0) break;
+      after = Number(records[records.length - 1]['id']);
+      const ids = records.map((record) => Number(record['id']));
+      const texts: { owner: number; lang: string; name: string | null; excerpt: string | null; description: string | null }[] = await queryRunner.query(
+        `SELECT ${kind.owner} AS owner, lang, name, ${kind.excerpt ? 'excerpt' : 'NULL AS excerpt'}, description FROM ${kind.translations} WHERE ${kind.owner} IN (${ids.map(() => '?').join(', ')})`,
         ids,
       );
-      const byEvent = new Map<number, SearchableTexts[]>();
-      for (const row of texts) {
-        const list = byEvent.get(Number(row.event_id)) ?? [];
-        list.push({ lang: row.lang, fields: [row.name, row.excerpt, row.description] });
-        byEvent.set(Number(row.event_id), list);
-      }
-      const rows = events.flatMap((event) => searchEntries(byEvent.get(Number(event.id)) ?? [], event.original_lang).map((entry) => ['event', entry.token, Number(event.id), entry.lang, entry.original ? 1 : 0]));
+      const byRecord = new Map<number, typeof texts>();
+      for (const row of texts) byRecord.set(Number(row.owner), [...(byRecord.get(Number(row.owner)) ?? []), row]);
+      const rows = records.flatMap((record) =>
+        recordSearchEntries(byRecord.get(Number(record['id'])) ?? [], String(record['original_lang']), kind.shared.map((field) => record[field] as string | null)).map((entry) => [
+          kind.kind,
+          entry.token,
+          Number(record['id']),
+          entry.lang,
+          entry.original ? 1 : 0,
+        ]),
+      );
       for (let offset = 0; offset < rows.length; offset += BATCH) {
         const chunk = rows.slice(offset, offset + BATCH);
         await queryRunner.query(`INSERT INTO search_tokens (kind, token, record_id, lang, original) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
