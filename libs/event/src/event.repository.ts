@@ -133,7 +133,6 @@ export class EventRepository {
     return this.filtered(filter).getCount();
   }
 
-  /** A page of event ids, by UTC start then id (SPEC §4.4). */
   /**
    * A page of events by UTC start then id (SPEC §4.4), with their translations: the page is selected and loaded
    * in one query. `walk`: read it by walking the listing index and probing each event (see `filtered`).
@@ -149,11 +148,6 @@ export class EventRepository {
       .getQueryAndParameters();
     // The derived table: MySQL takes no LIMIT directly inside IN (...).
     return this.loader.loadWhere(`r.id IN (SELECT p.id FROM (${sql}) p)`, params, 'r.start_utc, r.id');
-  }
-
-  /** Events with their translations, in the order of `ids`. */
-  async findMany(ids: number[]): Promise<EventEntity[]> {
-    return this.loader.load(ids);
   }
 
   /** The venues, organizers and terms of events, each in the order they were given: one query. */
