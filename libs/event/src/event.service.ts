@@ -21,7 +21,7 @@ import { EventResponse, EVENT_KIND, mapEvent } from './dto/event.mapper';
 import { LinkItem } from './dto/event-params';
 import { EventEntity, EventTranslationEntity } from './entities/event.entity';
 import { eventZone, isDateProblem, resolveEventDates } from './event-dates';
-import { EventListFilter, EventRepository } from './event.repository';
+import { EventLinks, EventListFilter, EventRepository } from './event.repository';
 
 const TWO_YEARS = { years: 2 };
 
@@ -68,14 +68,17 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   /** A single read (SPEC §4.3, §4.7). */
   async getEvent(target: RecordTarget, context: RequestContext, password?: string): Promise<EventResponse> {
-    const event = await this.find(target, context);
+    const id = 'id' in target ? target.id : await this.repository.idBySlug(target.slug, context.language);
+    const found = id === null ? null : await this.events.oneWithLinks(id);
+    if (!found) throw RecordException.notFound(this.kind);
+    const { event, links } = found;
     const access = readAccess(event, context.caller);
     if (access === 'trashed') throw RecordException.trashed(this.kind);
     if (access === 'hidden') throw RecordException.notAccessible(this.kind);
     if (event.passwordHash && !mayModify(event, context.caller) && !(password !== undefined && passwordMatches(password, event.passwordHash))) {
       throw new RecordException(403, 'event-password-protected', 'The event is protected by a password.');
     }
-    const [response] = await this.presentEvents([event], context, true, new Set([event.id]));
+    const [response] = await this.presentEvents([event], context, true, new Set([event.id]), links);
     return response;
   }
 
@@ -143,9 +146,9 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const total = await this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`, () => this.events.count(filter), request);
     assertPageExists('event', query, total);
     const offset = (query.page - 1) * query.per_page;
-    const events = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, audience, request));
+    const { events, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, audience, request));
     const { translation_language: _language, page: _page, ...filters } = query;
-    const items = await this.presentEvents(events, context, false, new Set());
+    const items = await this.presentEvents(events, context, false, new Set(), links);
     return new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, 'events', { ...filters, ...effective, page }));
   }
 
@@ -171,8 +174,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   }
 
   /** Events with everything they embed, loaded for the whole page in a fixed number of queries. */
-  private async presentEvents(events: EventEntity[], context: RequestContext, jsonLd: boolean, unlocked: Set<number>): Promise<EventResponse[]> {
-    const links = await this.events.links(events.map((event) => event.id));
+  private async presentEvents(events: EventEntity[], context: RequestContext, jsonLd: boolean, unlocked: Set<number>, known?: EventLinks): Promise<EventResponse[]> {
+    const links = known ?? (await this.events.links(events.map((event) => event.id)));
     const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
     const [images, venues, organizers, terms] = await Promise.all([
       this.deps.media.byIds(events.map((event) => event.imageId)),
