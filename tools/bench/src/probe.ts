@@ -5,37 +5,47 @@ import { NAMESPACE } from './scenarios';
 /*
  * `npm run bench:probe -- --query "categories=5" [--duration 6] [--connections 10] [--base http://127.0.0.1:3000]`:
  * drives an already running service with one event-list filter, every request a URL of its own (an ignored
- * `probe=<n>` parameter), and prints req/s and latencies. For profiling one kind of list (start the service with
- * `RESPONSE_CACHE_MB=0` and `node --cpu-prof`); `npm run bench` remains the reference.
+ * `probe=<n>` parameter), and prints req/s and latencies. `--single` instead reads single events in turn (the
+ * published ones of the first list page of 100, without a password). For profiling one kind of answer (start the
+ * service with `RESPONSE_CACHE_MB=0` and `node --cpu-prof`); `npm run bench` remains the reference.
  */
 
-const USAGE = 'npm run bench:probe -- --query "<event list query>" [--duration S] [--connections N] [--base URL]';
+const USAGE = 'npm run bench:probe -- (--query "<event list query>" | --single) [--duration S] [--connections N] [--base URL]';
 
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { query: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, base: { type: 'string' } },
+    options: { query: { type: 'string' }, single: { type: 'boolean' }, duration: { type: 'string' }, connections: { type: 'string' }, base: { type: 'string' } },
     strict: true,
   });
-  if (values.query === undefined) throw new Error(USAGE);
+  if ((values.query === undefined) === (values.single === undefined)) throw new Error(USAGE);
+  const base = values.base ?? 'http://127.0.0.1:3000';
+  let ids: number[] = [];
+  if (values.single) {
+    const list = (await (await fetch(`${base}${NAMESPACE}/events?per_page=100&start_date=2000-01-01&end_date=2100-01-01`)).json()) as { events: { id: number; description: string }[] };
+    // A protected event is listed with its description blanked; reading it without the password is a 403.
+    ids = list.events.filter((event) => event.description !== '').map((event) => event.id);
+    if (ids.length === 0) throw new Error('the service lists no event to read');
+  }
   const duration = Number(values.duration ?? 6);
   const connections = Number(values.connections ?? 10);
   if (!(duration > 0) || !(connections > 0)) throw new Error(`durations and connections are positive numbers\n${USAGE}`);
   let n = 0;
   const result = await autocannon({
-    url: values.base ?? 'http://127.0.0.1:3000',
+    url: base,
     connections,
     duration,
     requests: [
       {
         setupRequest: (request) => {
-          request.path = `${NAMESPACE}/events?${values.query ? `${values.query}&` : ''}probe=${n++}`;
+          const probe = n++;
+          request.path = values.single ? `${NAMESPACE}/events/${ids[probe % ids.length]}?probe=${probe}` : `${NAMESPACE}/events?${values.query ? `${values.query}&` : ''}probe=${probe}`;
           return request;
         },
       },
     ],
   });
-  process.stdout.write(`${JSON.stringify({ query: values.query, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx })}\n`);
+  process.stdout.write(`${JSON.stringify({ query: values.single ? 'single events' : values.query, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx })}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {
