@@ -119,6 +119,8 @@ async function main(argv: string[]): Promise<void> {
     await dataSource.query(
       `UPDATE terms SET event_count = (SELECT COUNT(*) FROM event_terms et INNER JOIN events e ON e.id = et.event_id WHERE et.term_id = terms.id AND e.status = 'publish')`,
     );
+    // Every data version moves on, as after any write: a service running on this database answers anew.
+    await dataSource.query('UPDATE data_version SET version = version + 1');
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     process.stdout.write(`${JSON.stringify({ database: config.database.type, seed, events, venues: sizes.venues, organizers: sizes.organizers, tags: sizes.tags, seconds })}\n`);
   } finally {

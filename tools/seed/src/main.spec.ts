@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+
+const run = promisify(execFile);
+const WORKSPACE = join(__dirname, '../../..');
+
+describe('npm run seed', () => {
+  let directory: string;
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'calendar-seed-'));
+  });
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('fills a database through the migrations, indexes it for search and moves every data version on', async () => {
+    const file = join(directory, 'seeded.sqlite');
+    const { stdout } = await run(process.execPath, ['-r', '@swc-node/register', 'tools/seed/src/main.ts', '--events', '60'], {
+      cwd: WORKSPACE,
+      env: { ...process.env, DATABASE_URL: `sqlite:${file}` },
+    });
+    expect(JSON.parse(stdout)).toEqual({ database: 'sqlite', seed: 1, events: 60, venues: 20, organizers: 10, tags: 20, seconds: expect.any(Number) });
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: 60 });
+      const indexed = db.prepare('SELECT kind, COUNT(DISTINCT record_id) AS n FROM search_tokens GROUP BY kind ORDER BY kind').all();
+      expect(indexed).toEqual([
+        { kind: 'event', n: 60 },
+        { kind: 'organizer', n: 10 },
+        { kind: 'venue', n: 20 },
+      ]);
+      expect(db.prepare('SELECT id, version FROM data_version ORDER BY id').all()).toEqual([1, 2, 3, 4].map((id) => ({ id, version: 1 })));
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+});
