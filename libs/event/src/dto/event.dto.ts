@@ -127,7 +127,7 @@ export class ListEventsQueryDto extends LocalizedDto {
   @BooleanParam({ default: false, description: 'Use the date parameters at their exact times instead of whole days' })
   strict_dates = false;
 
-  @SearchParam({ description: 'Every word appears in the title, excerpt or description' })
+  @SearchParam({ description: 'Every word is a word, or the start of one, of the title, excerpt or description in the request language (case and accents ignored; Chinese runs by character pairs)' })
   search?: string;
 
   @TermListParam({ description: 'Events with any of these categories (ids or slugs); descendants included' })

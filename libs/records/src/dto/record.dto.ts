@@ -20,7 +20,7 @@ export class ListRecordsQueryDto extends LocalizedDto {
   @IntegerParam({ min: 1, max: 100, default: 10, description: 'Records per page' })
   per_page = 10;
 
-  @SearchParam({ description: 'Every word appears, case-insensitive, in one of the searchable fields' })
+  @SearchParam({ description: 'Every word is a word, or the start of one, of the name, description or another searchable field (case and accents ignored; Chinese runs by character pairs)' })
   search?: string;
 
   @IntegerParam({ description: 'Only those linked to this event id' })
