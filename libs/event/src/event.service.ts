@@ -68,7 +68,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   /** A single read (SPEC §4.3, §4.7). */
   async getEvent(target: RecordTarget, context: RequestContext, password?: string): Promise<EventResponse> {
-    const id = 'id' in target ? target.id : await this.repository.idBySlug(target.slug, context.language);
+    const id = await this.targetId(target, context);
     const found = id === null ? null : await this.events.oneWithLinks(id);
     if (!found) throw RecordException.notFound(this.kind);
     const { event, links } = found;
@@ -141,12 +141,10 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       effective['end_date'] = shown(filter.endsAtOrBefore);
     }
 
-    // The total depends on what the caller may see: everything, their own records too, or the public ones.
-    const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
-    const total = await this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`, () => this.events.count(filter), request);
+    const total = await this.keptTotal(filter, request);
     assertPageExists('event', query, total);
     const offset = (query.page - 1) * query.per_page;
-    const { events, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, audience, request));
+    const { events, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
     const { translation_language: _language, page: _page, ...filters } = query;
     const items = await this.presentEvents(events, context, false, new Set(), links);
     return new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, 'events', { ...filters, ...effective, page }));
@@ -159,14 +157,21 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    * are kept per data version, so deciding costs no scan of its own once asked. MySQL and MariaDB only: SQLite
    * already runs `IN` subqueries as a set probed while walking the index, and plans the probes worse.
    */
-  private async walks(filter: EventListFilter, end: number, total: number, audience: string, request: object): Promise<boolean> {
+  private async walks(filter: EventListFilter, end: number, total: number, request: object): Promise<boolean> {
     const limit = this.deps.config.pageWalkRows;
     if (this.deps.dataSource.options.type !== 'mysql') return false;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
     if (limit === 0 || !narrowed || total === 0) return false;
     const window: EventListFilter = { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined };
-    const windowTotal = await this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...window, caller: undefined })}`, () => this.events.count(window), request);
-    return (end * windowTotal) / total <= limit;
+    return (end * (await this.keptTotal(window, request))) / total <= limit;
+  }
+
+  /** The number of events matching a filter, kept per filter, audience and data version (CountMemo). */
+  private keptTotal(filter: EventListFilter, request: object): Promise<number> {
+    // The total depends on what the caller may see: everything, their own records too, or the public ones.
+    const { caller } = filter;
+    const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
+    return this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`, () => this.events.count(filter), request);
   }
 
   protected override async presentMany(events: EventEntity[], context: RequestContext, jsonLd: boolean): Promise<EventResponse[]> {

@@ -191,8 +191,13 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     return this.presentOne((await this.repository.findOne(found.id)) as E, context);
   }
 
+  /** The id a target names: as given, or the record holding the slug (request language first); null for none. */
+  protected async targetId(target: RecordTarget, context: RequestContext): Promise<number | null> {
+    return 'id' in target ? target.id : this.repository.idBySlug(target.slug, context.language);
+  }
+
   protected async find(target: RecordTarget, context: RequestContext): Promise<E> {
-    const id = 'id' in target ? target.id : await this.repository.idBySlug(target.slug, context.language);
+    const id = await this.targetId(target, context);
     const record = id === null ? null : await this.repository.findOne(id);
     if (!record) throw RecordException.notFound(this.kind);
     return record;

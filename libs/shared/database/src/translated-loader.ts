@@ -1,5 +1,6 @@
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
 
 /**
  * Loads records with their translations by id: one query whose SQL is built once, hydrated from the entities'
@@ -14,6 +15,8 @@ export class TranslatedLoader<E extends ObjectLiteral> {
     translation: ColumnMetadata[];
     idAlias: string;
     textIdAlias: string;
+    metadata: EntityMetadata;
+    target: EntityMetadata;
   };
 
   constructor(
@@ -46,7 +49,7 @@ export class TranslatedLoader<E extends ObjectLiteral> {
     const select = `SELECT ${columns.join(', ')} FROM ${quote(metadata.tableName)} r LEFT JOIN ${quote(target.tableName)} t ON t.${quote(owner)} = r.${quote('id')}`;
     const idAlias = `r${record.findIndex((column) => column.isPrimary)}`;
     const textIdAlias = `t${translation.findIndex((column) => column.isPrimary)}`;
-    this.prepared = { select, record, translation, idAlias, textIdAlias };
+    this.prepared = { select, record, translation, idAlias, textIdAlias, metadata, target };
     return this.prepared;
   }
 
@@ -72,12 +75,10 @@ export class TranslatedLoader<E extends ObjectLiteral> {
     orderBy?: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<{ records: E[]; extras: Map<number, Record<string, unknown>> }> {
-    const { select, record, translation, idAlias, textIdAlias } = this.prepare();
+    const { select, record, translation, idAlias, textIdAlias, metadata, target } = this.prepare();
     const relation = this.translationsProperty;
     const rows: Record<string, unknown>[] = await manager.query(`${select} WHERE ${condition}${orderBy ? ` ORDER BY ${orderBy}` : ''}`, params);
     const driver = this.dataSource.driver;
-    const metadata = this.dataSource.getMetadata(this.entity);
-    const target = metadata.findRelationWithPropertyPath(relation)?.inverseEntityMetadata;
     const names = Object.keys(this.extras);
     const byId = new Map<number, E>();
     const extras = new Map<number, Record<string, unknown>>();
@@ -91,7 +92,7 @@ export class TranslatedLoader<E extends ObjectLiteral> {
         byId.set(id, entity);
         if (names.length > 0) extras.set(id, Object.fromEntries(names.map((name, index) => [name, row[`x${index}`]])));
       }
-      if (row[textIdAlias] === null || row[textIdAlias] === undefined || !target) continue;
+      if (row[textIdAlias] === null || row[textIdAlias] === undefined) continue;
       const text = target.create() as ObjectLiteral;
       translation.forEach((column, index) => column.setEntityValue(text, driver.prepareHydratedValue(row[`t${index}`], column)));
       ((entity as Record<string, unknown>)[relation] as ObjectLiteral[]).push(text);
