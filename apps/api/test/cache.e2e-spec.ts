@@ -102,6 +102,49 @@ describe('several instances on one database', () => {
     expect((await a.request('GET', `${NS}/tags/${tag.id}`)).body.name).toBe('Second');
   });
 
+  it('lists each event as last written through either instance, in every language and for every caller', async () => {
+    const editor = await a.user('editor', 'rendering-editor');
+    const created = await a.request('POST', `${NS}/events`, { token: editor.token, json: { title: 'Kept', start_date: '2030-07-01 10:00', end_date: '2030-07-01 11:00' } });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    // The list item equals the single answer without its JSON-LD, whichever instance rendered it before.
+    const listed = async (app: TestApp, language: string, token?: string) => {
+      const prefix = language === 'en' ? '' : `/${language}`;
+      const list = await app.request('GET', `${prefix}${NS}/events?start_date=2030-07-01&end_date=2030-07-01&status=publish,draft&n=${Math.random()}`, { token: token ?? editor.token });
+      const single = await app.request('GET', `${prefix}${NS}/events/${id}?n=${Math.random()}`, { token: token ?? editor.token });
+      expect(list.status).toBe(200);
+      const { json_ld: _jsonLd, ...expected } = single.body;
+      expect(list.body.events).toEqual([expected]);
+      return list.body.events[0];
+    };
+    const anonymous = async (app: TestApp) =>
+      (await app.request('GET', `${NS}/events?start_date=2030-07-01&end_date=2030-07-01&n=${Math.random()}`)).body.events;
+    for (const app of [a, b]) for (const language of ['en', 'fr']) expect((await listed(app, language)).title).toBe('Kept');
+    const writes: [string, Record<string, unknown>, (event: any) => unknown, unknown][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+      ['', { title: 'Kept, renamed' }, (event) => event.title, 'Kept, renamed'],
+      ['', { title: 'Kept, again' }, (event) => event.title, 'Kept, again'],
+      ['/fr', { title: 'Gardé' }, (event) => event.translations.fr.title, 'Gardé'],
+      ['', { venue: { venue: 'Side hall' }, cost: '12' }, (event) => [event.venue.venue, event.cost], ['Side hall', '12']],
+      ['', { start_date: '2030-07-01 10:30', image: 'https://example.org/poster.jpg' }, (event) => [event.start_date, event.image.url], ['2030-07-01 10:30:00', 'https://example.org/poster.jpg']],
+      ['', { status: 'draft' }, (event) => event.status, 'draft'],
+    ];
+    for (const [prefix, change, pick, expected] of writes) {
+      const written = await b.request('PATCH', `${prefix}${NS}/events/${id}`, { token: editor.token, json: change });
+      expect(written.status).toBe(200);
+      for (const app of [a, b]) for (const language of ['en', 'fr']) if (language === (prefix === '' ? 'en' : 'fr')) expect(pick(await listed(app, language))).toEqual(expected);
+    }
+    for (const app of [a, b]) expect(await anonymous(app)).toEqual([]);
+    // Published with a password: the public sees it reduced, its editor in full.
+    expect((await b.request('PATCH', `${NS}/events/${id}`, { token: editor.token, json: { status: 'publish', password: 'secret' } })).status).toBe(200);
+    for (const app of [a, b]) {
+      const [reduced] = await anonymous(app);
+      expect([reduced.title, reduced.description, reduced.cost, reduced.venue]).toEqual(['Kept, again', '', '', []]);
+      expect((await listed(app, 'en')).cost).toBe('12');
+    }
+    expect((await a.request('DELETE', `${NS}/events/${id}`, { token: editor.token })).status).toBe(200);
+    for (const app of [a, b]) expect(await anonymous(app)).toEqual([]);
+  });
+
   it('embeds venues, organizers and terms as last written through either instance, for every caller', async () => {
     const editor = await a.user('editor', 'embedding-editor');
     const json = { title: 'Embedded', start_date: '2030-05-01 10:00', end_date: '2030-05-01 11:00', venue: { venue: 'Old hall' }, organizer: { organizer: 'Old org' }, categories: 'Old category' };

@@ -5,7 +5,7 @@ import { OrganizerService } from '@calendar/organizer';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
 import { markChanged } from '@calendar/shared/database';
-import { ApiException, assertPageExists, Caller, ListResult } from '@calendar/shared/http';
+import { ApiException, assertPageExists, Caller, JsonTemplate, JsonText, jsonOf, ListResult, requestOrigin, RevisionCache } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
@@ -25,6 +25,10 @@ import { EventLinks, EventListFilter, EventRepository } from './event.repository
 
 const TWO_YEARS = { years: 2 };
 
+/** The members of an event that embed other records: filled in per answer, from their own kept renderings. */
+const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
+type Embedded = (typeof EMBEDDED)[number];
+
 function hashPassword(password: string): string {
   const salt = randomBytes(16);
   return `${salt.toString('base64')}:${scryptSync(password, salt, 32).toString('base64')}`;
@@ -42,6 +46,8 @@ function passwordMatches(password: string, stored: string): boolean {
 export class EventService extends RecordService<EventEntity, EventTranslationEntity, EventResponse, UpdateEventByIdDto> implements OnModuleInit {
   protected readonly kind = EVENT_KIND;
   protected readonly repository: RecordRepository<EventEntity, EventTranslationEntity>;
+  /** List renderings of events per language, origin and lock, kept under each event's revision. */
+  private readonly rendered: RevisionCache<JsonTemplate<Embedded>>;
 
   constructor(
     deps: RecordServiceDeps,
@@ -54,6 +60,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   ) {
     super(deps);
     this.repository = new RecordRepository(deps.dataSource, EVENT_KIND, []);
+    this.rendered = new RevisionCache(deps.config.renderCacheBytes);
   }
 
   /** Venues, organizers and terms learn about events through their ports. */
@@ -82,7 +89,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     return response;
   }
 
-  async listEvents(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<EventResponse>> {
+  async listEvents(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<JsonText<EventResponse>>> {
     const { caller, language, request } = context;
     const problems: Record<string, string> = {};
     const now = new Date();
@@ -146,7 +153,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const offset = (query.page - 1) * query.per_page;
     const { events, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
     const { translation_language: _language, page: _page, ...filters } = query;
-    const items = await this.presentEvents(events, context, false, new Set(), links);
+    const items = await this.renderEvents(events, context, links);
     return new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, 'events', { ...filters, ...effective, page }));
   }
 
@@ -176,6 +183,52 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   protected override async presentMany(events: EventEntity[], context: RequestContext, jsonLd: boolean): Promise<EventResponse[]> {
     return this.presentEvents(events, context, jsonLd, new Set());
+  }
+
+  /**
+   * The list items of a page: each event's JSON text made from its template, kept under the event's revision
+   * (rendered again only after the event is written), with the kept renderings of the venues, organizers and
+   * terms it links to filled in. Equal to the JSON of `presentEvents`.
+   */
+  private async renderEvents(events: EventEntity[], context: RequestContext, links: EventLinks): Promise<JsonText<EventResponse>[]> {
+    const origin = requestOrigin(context.request);
+    const locked = (event: EventEntity) => event.passwordHash !== null && !mayModify(event, context.caller);
+    const keyOf = (event: EventEntity) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}`;
+    const templates = new Map<number, JsonTemplate<Embedded>>();
+    const missing = events.filter((event) => {
+      const template = this.rendered.get(keyOf(event), event.revision);
+      if (template) templates.set(event.id, template);
+      return !template;
+    });
+    const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
+    const [images, venues, organizers, terms] = await Promise.all([
+      missing.length > 0 ? this.deps.media.byIds(missing.map((event) => event.imageId)) : new Map<number, never>(),
+      this.venues.presentByIds(all(links.venues), context),
+      this.organizers.presentByIds(all(links.organizers), context),
+      this.terms.presentByIds(all(links.terms), context),
+    ]);
+    for (const event of missing) {
+      const lock = locked(event);
+      const response = mapEvent(event, context, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked: lock }, false);
+      const template = JsonTemplate.of<Embedded>(response, lock ? [] : EMBEDDED);
+      this.rendered.set(keyOf(event), event.revision, template, template.size);
+      templates.set(event.id, template);
+    }
+    const pick = <T extends object>(ids: number[] | undefined, map: Map<number, T>) => (ids ?? []).map((id) => map.get(id)).filter((item): item is T => item !== undefined);
+    const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;
+    return events.map((event) => {
+      const eventTerms = pick(links.terms.get(event.id), terms);
+      const eventVenues = pick(links.venues.get(event.id), venues);
+      const template = templates.get(event.id) as JsonTemplate<Embedded>;
+      return new JsonText<EventResponse>(
+        template.fill({
+          categories: list(eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat')),
+          tags: list(eventTerms.filter((term) => term.taxonomy === 'post_tag')),
+          venue: eventVenues.length === 1 ? jsonOf(eventVenues[0]) : list(eventVenues),
+          organizer: list(pick(links.organizers.get(event.id), organizers)),
+        }),
+      );
+    });
   }
 
   /** Events with everything they embed, loaded for the whole page in a fixed number of queries. */

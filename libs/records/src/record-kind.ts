@@ -19,4 +19,6 @@ export interface RecordKind<E extends RecordEntity = RecordEntity, T extends Rec
   trashedCode: string;
   /** Translatable text fields besides name and description (events: `excerpt`), same name in write and table. */
   extraTexts?: string[];
+  /** The table has a `revision` column that every write replaces with a new random value (events). */
+  revised?: boolean;
 }

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
 import { can, UserService } from '@calendar/shared/auth';
@@ -125,6 +126,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     const published = this.publicationDate(input);
     if (published) record.publishedAt = published;
     this.applyFields(record, input, true);
+    this.revise(record);
     await manager.getRepository(this.kind.entity).insert(record as never);
     await this.writeTexts(manager, record, context.language, input, true);
     await this.afterWrite(manager, record, input, context, true);
@@ -168,6 +170,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       if (published) record.publishedAt = published;
       this.applyFields(record, input, false);
       record.modifiedAt = new Date();
+      this.revise(record);
       await manager.getRepository(this.kind.entity).save(record as never, { reload: false });
       record.translations = found.translations;
       await this.writeTexts(manager, record, context.language, input, false);
@@ -185,7 +188,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     await this.write(async (manager) => {
       await manager
         .getRepository(this.kind.entity)
-        .update({ id: found.id } as never, { previousStatus: found.status, status: 'trash', modifiedAt: new Date() } as never);
+        .update({ id: found.id } as never, this.revise({ previousStatus: found.status, status: 'trash', modifiedAt: new Date() }) as never);
       await this.afterRemove(manager, found);
     });
     return this.presentOne((await this.repository.findOne(found.id)) as E, context);
@@ -255,6 +258,12 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   /** Venues and organizers have data versions of their own (kept renderings of them follow their writes). */
   private markPart(manager: EntityManager): void {
     if (this.kind.path in DATA_PARTS) markChanged(manager, this.kind.path as DataPart);
+  }
+
+  /** Gives the changes of a write a new `revision` where the kind keeps one (RecordKind.revised). */
+  private revise<X extends object>(changes: X): X {
+    if (this.kind.revised) (changes as X & { revision: number }).revision = randomInt(1, 2 ** 31 - 1);
+    return changes;
   }
 
   /** One transaction; a slug taken by a concurrent write is reported as the conflict it is. */

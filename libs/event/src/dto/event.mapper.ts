@@ -21,6 +21,7 @@ export const EVENT_KIND: RecordKind<EventEntity, EventTranslationEntity> = {
   ownerColumn: 'event_id',
   trashedCode: 'event-no-longer-available',
   extraTexts: ['excerpt'],
+  revised: true,
 };
 
 export type EventResponse = CommonFields & {

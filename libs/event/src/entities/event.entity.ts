@@ -45,6 +45,10 @@ export class EventEntity extends RecordEntity {
   @Column({ name: 'password_hash', type: 'varchar', length: 200, nullable: true })
   passwordHash: string | null;
 
+  /** Replaced by a new random value on every write to the event: its renderings are kept under it. */
+  @Column({ type: 'integer', default: 0 })
+  revision: number;
+
   @OneToMany(() => EventTranslationEntity, (translation) => translation.event)
   translations: Relation<EventTranslationEntity[]>;
 }

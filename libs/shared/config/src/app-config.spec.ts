@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       responseCacheBytes: 32 * 1024 * 1024,
       countMemoEntries: 10000,
       fragmentCacheEntries: 5000,
+      renderCacheBytes: 16 * 1024 * 1024,
       pageWalkRows: 2000,
     });
     expect(config.timezone.name).toBe('UTC');
@@ -37,18 +38,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ COUNT_MEMO_ENTRIES: '0' }).countMemoEntries).toBe(0);
     expect(loadConfig({ COUNT_MEMO_ENTRIES: '500' }).countMemoEntries).toBe(500);
     expect(loadConfig({ FRAGMENT_CACHE_ENTRIES: '0' }).fragmentCacheEntries).toBe(0);
+    expect(loadConfig({ RENDER_CACHE_MB: '0' }).renderCacheBytes).toBe(0);
+    expect(loadConfig({ RENDER_CACHE_MB: '4' }).renderCacheBytes).toBe(4 * 1024 * 1024);
   });
 
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', PAGE_WALK_ROWS: 'x' });
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
-      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE'].sort(),
+      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE'].sort(),
     );
     expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
   });

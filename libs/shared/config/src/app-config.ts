@@ -24,6 +24,8 @@ export class AppConfig {
   countMemoEntries: number;
   /** Rendered venues, organizers and terms kept for embedding, per data version; 0 turns it off. */
   fragmentCacheEntries: number;
+  /** Bytes (about) of event list renderings kept under each event's revision; 0 keeps none. */
+  renderCacheBytes: number;
   /**
    * The longest expected walk of the start-ordered listing index for one page of a filtered list; a page whose
    * walk would be longer is read from the link side instead. 0 never walks.
@@ -115,6 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const fragments = read('FRAGMENT_CACHE_ENTRIES', '5000');
   config.fragmentCacheEntries = Number(fragments);
   if (!/^\d+$/.test(fragments) || Number(fragments) > 1_000_000) problems['FRAGMENT_CACHE_ENTRIES'] = 'must be a whole number from 0 (off) to 1000000';
+
+  const renderMb = read('RENDER_CACHE_MB', '16');
+  config.renderCacheBytes = Number(renderMb) * 1024 * 1024;
+  if (!/^\d+$/.test(renderMb) || Number(renderMb) > 4096) problems['RENDER_CACHE_MB'] = 'must be a whole number of megabytes from 0 (keep none) to 4096';
 
   const walk = read('PAGE_WALK_ROWS', '2000');
   config.pageWalkRows = Number(walk);

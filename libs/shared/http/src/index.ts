@@ -18,3 +18,5 @@ export * from './discovery';
 export * from './response-cache';
 export * from './count-memo';
 export * from './fragment-cache';
+export * from './json-text';
+export * from './revision-cache';

@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { FastifyReply } from 'fastify';
 import { map, Observable } from 'rxjs';
 import { ApiException } from './api-exception';
+import { JsonText } from './json-text';
 
 export interface PageRequest {
   page: number;
@@ -42,6 +43,16 @@ export class ListResult<T> {
     return body;
   }
 
+  /**
+   * The body as JSON text, equal to `JSON.stringify(toBody())`; items rendered ahead (JsonText) are placed as
+   * they are.
+   */
+  toJson(): string {
+    const items = this.items.map((item) => (item instanceof JsonText ? item.text : JSON.stringify(item))).join(',');
+    const { [this.key]: _items, ...rest } = this.toBody();
+    return `{${JSON.stringify(this.key)}:[${items}],${JSON.stringify(rest).slice(1)}`;
+  }
+
   links(): string[] {
     const links: string[] = [];
     if (this.page.page > 1) links.push(`<${this.pageUrl(this.page.page - 1)}>; rel="prev"`);
@@ -62,7 +73,9 @@ export class ListInterceptor implements NestInterceptor {
         reply.header('X-TEC-Total', total).header('X-TEC-TotalPages', pages).header('X-WP-Total', total).header('X-WP-TotalPages', pages);
         const links = result.links();
         if (links.length > 0) reply.header('Link', links);
-        return result.toBody();
+        if (!result.items.some((item) => item instanceof JsonText)) return result.toBody();
+        reply.type('application/json; charset=utf-8');
+        return result.toJson();
       }),
     );
   }

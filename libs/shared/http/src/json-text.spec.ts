@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { JsonTemplate, JsonText, jsonOf } from './json-text';
+import { ListResult } from './list';
+
+describe('JsonTemplate', () => {
+  it('gives the text of JSON.stringify once its open members are filled, whatever the object', () => {
+    const member = fc.jsonValue();
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.oneof(member, fc.constant(undefined))), fc.dictionary(fc.string(), member), (object, filled) => {
+        const open = Object.keys(filled).filter((key) => Object.hasOwn(object, key) && object[key] !== undefined);
+        const template = JsonTemplate.of(object, open);
+        const completed = Object.fromEntries(open.map((key) => [key, JSON.stringify(filled[key])]));
+        expect(template.fill(completed)).toBe(JSON.stringify({ ...object, ...Object.fromEntries(open.map((key) => [key, filled[key]])) }));
+      }),
+    );
+  });
+
+  it('keeps the order of the members, dates as JSON gives them, and leaves undefined out', () => {
+    const template = JsonTemplate.of({ id: 1, when: new Date(Date.UTC(2030, 0, 2)), gone: undefined, tags: [], title: 'Ça "va"' }, ['tags']);
+    expect(template.fill({ tags: '[{"id":7}]' })).toBe('{"id":1,"when":"2030-01-02T00:00:00.000Z","tags":[{"id":7}],"title":"Ça \\"va\\""}');
+    expect(JsonTemplate.of({ tags: [] }, ['tags']).fill({ tags: '[]' })).toBe('{"tags":[]}');
+    expect(JsonTemplate.of({}, []).fill({})).toBe('{}');
+  });
+});
+
+describe('JsonText', () => {
+  it('serialises to the value it encodes wherever it is nested', () => {
+    expect(JSON.stringify({ items: [new JsonText('{"a":[1,"é"]}')] })).toBe('{"items":[{"a":[1,"é"]}]}');
+  });
+
+  it('makes list bodies equal to those of the values themselves', () => {
+    const items = [{ id: 1, title: 'One' }, { id: 2, title: 'Two "2"' }];
+    const url = (page: number) => `http://a.test/events?page=${page}`;
+    const plain = new ListResult('events', items, 12, { page: 2, per_page: 2 }, url);
+    const rendered = new ListResult('events', items.map((item) => new JsonText(JSON.stringify(item))), 12, { page: 2, per_page: 2 }, url);
+    expect(rendered.toJson()).toBe(JSON.stringify(plain.toBody()));
+    expect(JSON.parse(rendered.toJson())).toEqual({ events: items, rest_url: url(2), next_rest_url: url(3), previous_rest_url: url(1), total: 12, total_pages: 6 });
+    expect(new ListResult('events', [], 0, { page: 1, per_page: 10 }, url).toJson()).toBe('{"events":[],"rest_url":"http://a.test/events?page=1","total":0,"total_pages":0}');
+  });
+});
+
+describe('jsonOf', () => {
+  it('serialises an object once', () => {
+    const value = { name: 'Hall' };
+    const spy = jest.spyOn(JSON, 'stringify');
+    expect(jsonOf(value)).toBe('{"name":"Hall"}');
+    expect(jsonOf(value)).toBe('{"name":"Hall"}');
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+});
