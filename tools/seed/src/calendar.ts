@@ -3,7 +3,7 @@ import { Random } from './random';
 
 /*
  * The shape of a realistic calendar, generated row by row: plain rows keyed by column, ready for batched inserts.
- * Everything derives from the seed, so two runs with the same seed produce the same database.
+ * Everything derives from the seed, so two runs with the same seed produce the same calendar (only the revisions of events, which carry no content, differ).
  */
 
 const ADJECTIVES = ['Summer', 'Winter', 'Late', 'Open', 'Grand', 'Little', 'Midnight', 'Sunday', 'Jazz', 'Spring', 'Autumn', 'Electric', 'Acoustic', 'Family', 'Harbour'];

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from '@calendar/shared/database';
@@ -107,7 +108,9 @@ async function main(argv: string[]): Promise<void> {
     for (let from = 0; from < events; from += step) {
       const rows = eventBatch(random, eventStart, from, Math.min(events, from + step), context);
       await dataSource.transaction(async (manager) => {
-        await insertRows(manager, 'events', rows.events, batch);
+        // Revisions are not content: new random ones, as every write gives, so no rendering kept of an earlier row
+        // of the same id can pass for one of these.
+        await insertRows(manager, 'events', rows.events.map((row) => ({ ...row, revision: randomInt(1, 2 ** 31 - 1) })), batch);
         await insertRows(manager, 'event_translations', rows.translations, batch);
         await insertRows(manager, 'event_venues', rows.venues, batch);
         await insertRows(manager, 'event_organizers', rows.organizers, batch);
