@@ -145,6 +145,31 @@ describe('several instances on one database', () => {
     for (const app of [a, b]) expect(await anonymous(app)).toEqual([]);
   });
 
+  it('resolves category and tag filters as the terms were last written through either instance', async () => {
+    const editor = await a.user('editor', 'filter-editor');
+    const listed = async (app: TestApp, query: string) => {
+      const reply = await app.request('GET', `${NS}/events?start_date=2030-08-01&end_date=2030-08-31&${query}&n=${Math.random()}`);
+      return reply.status === 200 ? reply.body.events.map((event: { title: string }) => event.title) : reply.body.data.params;
+    };
+    for (const app of [a, b]) expect(await listed(app, 'categories=stage')).toEqual({ categories: 'must name existing categories by id or slug; unknown: stage' });
+    const parent = await b.request('POST', `${NS}/categories`, { token: editor.token, json: { name: 'Stage' } });
+    expect(parent.status).toBe(201);
+    const event = { start_date: '2030-08-01 10:00', end_date: '2030-08-01 11:00' };
+    expect((await b.request('POST', `${NS}/events`, { token: editor.token, json: { ...event, title: 'On stage', categories: [parent.body.id] } })).status).toBe(201);
+    for (const app of [a, b]) expect(await listed(app, 'categories=stage')).toEqual(['On stage']);
+    const child = await b.request('POST', `${NS}/categories`, { token: editor.token, json: { name: 'Opera', parent: parent.body.id } });
+    expect((await b.request('POST', `${NS}/events`, { token: editor.token, json: { ...event, title: 'At the opera', categories: [child.body.id], tags: 'Loud' } })).status).toBe(201);
+    for (const app of [a, b]) {
+      expect(await listed(app, 'categories=stage')).toEqual(['On stage', 'At the opera']);
+      expect(await listed(app, 'tags=loud')).toEqual(['At the opera']);
+    }
+    expect((await b.request('PATCH', `${NS}/categories/${parent.body.id}`, { token: editor.token, json: { slug: 'scene' } })).status).toBe(200);
+    for (const app of [a, b]) {
+      expect(await listed(app, 'categories=stage')).toEqual({ categories: 'must name existing categories by id or slug; unknown: stage' });
+      expect(await listed(app, 'categories=scene')).toEqual(['On stage', 'At the opera']);
+    }
+  });
+
   it('embeds venues, organizers and terms as last written through either instance, for every caller', async () => {
     const editor = await a.user('editor', 'embedding-editor');
     const json = { title: 'Embedded', start_date: '2030-05-01 10:00', end_date: '2030-05-01 11:00', venue: { venue: 'Old hall' }, organizer: { organizer: 'Old org' }, categories: 'Old category' };

@@ -104,7 +104,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     for (const taxonomy of ['categories', 'tags'] as const) {
       const items = query[taxonomy];
       if (!items) continue;
-      const { ids, unknown } = await this.terms.resolveFilter(taxonomy === 'categories' ? 'category' : 'tag', items);
+      const { ids, unknown } = await this.terms.resolveFilter(taxonomy === 'categories' ? 'category' : 'tag', items, request);
       if (unknown.length > 0) problems[taxonomy] = `must name existing ${taxonomy} by id or slug; unknown: ${unknown.join(', ')}`;
       filter.termSets.push(ids);
     }

@@ -3,6 +3,7 @@ import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFrom
 import { can } from '@calendar/shared/auth';
 import { markChanged, TransactionRunner } from '@calendar/shared/database';
 import { ApiException, assertPageExists, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
+import type { FastifyRequest } from 'fastify';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
 import { mapTerm, TermResponse } from './dto/term.mapper';
@@ -135,14 +136,20 @@ export class TermService {
    * The terms a list filter names by id or slug (any language); for categories with their descendants.
    * Returns the items that match no term, for the 400.
    */
-  async resolveFilter(taxonomy: Taxonomy, items: (number | string)[]): Promise<{ ids: number[]; unknown: (number | string)[] }> {
-    const numbers = items.filter((item): item is number => typeof item === 'number');
-    const texts = items.filter((item): item is string => typeof item === 'string');
-    const known = await this.repository.existingIds(taxonomy, numbers);
-    const bySlug = await this.repository.findByTexts(taxonomy, texts, null);
-    const ids = [...known, ...bySlug.map((row) => row.id)];
-    const unknown = [...numbers.filter((id) => !known.has(id)), ...texts.filter((text) => !bySlug.some((row) => row.slug === text))];
-    return { ids: taxonomy === 'category' ? await this.repository.withDescendants([...new Set(ids)]) : [...new Set(ids)], unknown };
+  /**
+   * The ids a list filter names (ids or slugs; categories with their descendants) and what it names that does not
+   * exist, kept per version of the terms.
+   */
+  resolveFilter(taxonomy: Taxonomy, items: (number | string)[], request: FastifyRequest): Promise<{ ids: number[]; unknown: (number | string)[] }> {
+    return this.fragments.value('terms', `filter ${taxonomy} ${JSON.stringify(items)}`, request, async () => {
+      const numbers = items.filter((item): item is number => typeof item === 'number');
+      const texts = items.filter((item): item is string => typeof item === 'string');
+      const known = await this.repository.existingIds(taxonomy, numbers);
+      const bySlug = await this.repository.findByTexts(taxonomy, texts, null);
+      const ids = [...known, ...bySlug.map((row) => row.id)];
+      const unknown = [...numbers.filter((id) => !known.has(id)), ...texts.filter((text) => !bySlug.some((row) => row.slug === text))];
+      return { ids: taxonomy === 'category' ? await this.repository.withDescendants([...new Set(ids)]) : [...new Set(ids)], unknown };
+    });
   }
 
   /**
@@ -177,7 +184,6 @@ export class TermService {
     return [...new Set(ids)];
   }
 
-  /** Term objects by id, for embedding in events. */
   /** Terms rendered for embedding, once per data version and language (FragmentCache). */
   async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, TermResponse>> {
     return this.fragments.many('terms', context.language, ids, context.request, async (missing) => {

@@ -68,4 +68,19 @@ describe('FragmentCache', () => {
     for (let i = 0; i < 2; i++) await cache.many('terms', 'en', [1], request(), async (missing) => new Map(missing.map((id) => [id, ++renders])));
     expect(renders).toBe(2);
   });
+
+  it('keeps a value derived from a part per version of that part, whatever the language and origin', async () => {
+    const versions = new Versions();
+    const cache = new FragmentCache(versions, 10);
+    let computed = 0;
+    const compute = async () => `v${versions.venues}:${++computed}`;
+    expect(await cache.value('venues', 'known', request(), compute)).toBe('v1:1');
+    expect(await cache.value('venues', 'known', request('b.test'), compute)).toBe('v1:1');
+    expect(await cache.value('venues', 'other', request(), compute)).toBe('v1:2');
+    versions.version = 2;
+    expect(await cache.value('venues', 'known', request(), compute)).toBe('v1:1');
+    versions.venues = 2;
+    expect(await cache.value('venues', 'known', request(), compute)).toBe('v2:3');
+    expect(await new FragmentCache(versions, 0).value('venues', 'known', request(), compute)).toBe('v2:4');
+  });
 });

@@ -46,4 +46,19 @@ export class FragmentCache {
     }
     return new Map(unique.filter((id) => found.has(id)).map((id) => [id, found.get(id) as T]));
   }
+
+  /** One value derived from a part alone (whatever the language and origin), kept per version of the part. */
+  async value<T>(part: DataPart, key: string, request: FastifyRequest, compute: () => Promise<T>): Promise<T> {
+    if (this.capacity === 0) return compute();
+    const versions = await dataVersionsFor(request, this.versions);
+    const version = versions.parts[part] ?? versions.global;
+    const entryKey = `${part}||${key}`;
+    const entry = this.entries.get(entryKey);
+    if (entry?.version === version) return entry.value as T;
+    const value = await compute();
+    this.entries.delete(entryKey);
+    this.entries.set(entryKey, { version, value });
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    return value;
+  }
 }
