@@ -65,6 +65,21 @@ describe('cached anonymous reads stay correct (SPEC §10, §11.16)', () => {
     expect(five).toBeLessThanOrEqual(one + 4);
   });
 
+  it('answers a repeated anonymous read of every route from the cache, with the data version as its only query', async () => {
+    const created = await t.request('POST', `${NS}/events`, { token: editor, json: { title: 'Cached', start_date: '2030-02-01 20:00', end_date: '2030-02-01 22:00', venue: { venue: 'Hall' }, categories: 'Music' } });
+    expect(created.status).toBe(201);
+    const { id, venue, categories } = created.body;
+    const paths = ['events?start_date=2030-02-01&end_date=2030-02-28', `events/${id}`, `events/by-slug/cached`, 'venues', `venues/${venue.id}`, 'categories', `categories/${categories[0].id}`];
+    for (const path of paths) {
+      const first = await t.request('GET', `${NS}/${path}`);
+      expect(first.status).toBe(200);
+      const before = queryCounter.count;
+      const again = await t.request('GET', `${NS}/${path}`);
+      expect(queryCounter.count - before).toBe(1);
+      expect([again.status, again.text, again.headers['etag'], again.headers['content-type']]).toEqual([200, first.text, first.headers['etag'], 'application/json; charset=utf-8']);
+    }
+  });
+
   it('keeps the list headers on cached answers', async () => {
     for (const name of ['A', 'B', 'C']) await t.request('POST', `${NS}/tags`, { token: editor, json: { name } });
     const first = await t.request('GET', `${NS}/tags?hide_empty=0&per_page=1&page=2`);
@@ -115,7 +130,7 @@ describe('several instances on one database', () => {
       expect(list.status).toBe(200);
       const { json_ld: _jsonLd, ...expected } = single.body;
       expect(list.body.events).toEqual([expected]);
-      return list.body.events[0];
+      return { ...list.body.events[0], json_ld: single.body.json_ld, single: single.body };
     };
     const anonymous = async (app: TestApp) =>
       (await app.request('GET', `${NS}/events?start_date=2030-07-01&end_date=2030-07-01&n=${Math.random()}`)).body.events;
@@ -124,14 +139,19 @@ describe('several instances on one database', () => {
       ['', { title: 'Kept, renamed' }, (event) => event.title, 'Kept, renamed'],
       ['', { title: 'Kept, again' }, (event) => event.title, 'Kept, again'],
       ['/fr', { title: 'Gardé' }, (event) => event.translations.fr.title, 'Gardé'],
-      ['', { venue: { venue: 'Side hall' }, cost: '12' }, (event) => [event.venue.venue, event.cost], ['Side hall', '12']],
+      ['', { venue: { venue: 'Side hall' }, organizer: { organizer: 'Crew' }, cost: '12' }, (event) => [event.venue.venue, event.json_ld.organizer[0].name, event.cost], ['Side hall', 'Crew', '12']],
       ['', { start_date: '2030-07-01 10:30', image: 'https://example.org/poster.jpg' }, (event) => [event.start_date, event.image.url], ['2030-07-01 10:30:00', 'https://example.org/poster.jpg']],
       ['', { status: 'draft' }, (event) => event.status, 'draft'],
     ];
     for (const [prefix, change, pick, expected] of writes) {
       const written = await b.request('PATCH', `${prefix}${NS}/events/${id}`, { token: editor.token, json: change });
       expect(written.status).toBe(200);
-      for (const app of [a, b]) for (const language of ['en', 'fr']) if (language === (prefix === '' ? 'en' : 'fr')) expect(pick(await listed(app, language))).toEqual(expected);
+      for (const app of [a, b]) {
+        const { single, ...event } = await listed(app, prefix === '' ? 'en' : 'fr');
+        expect(pick(event)).toEqual(expected);
+        // The single answer, kept in parts, equals the write's answer, rendered whole.
+        expect(single).toEqual(written.body);
+      }
     }
     for (const app of [a, b]) expect(await anonymous(app)).toEqual([]);
     // Published with a password: the public sees it reduced, its editor in full.

@@ -17,7 +17,7 @@ import { EntityManager } from 'typeorm';
 import { CreateOrganizerDto } from '@calendar/organizer';
 import { CreateVenueDto } from '@calendar/venue';
 import { ListEventsQueryDto, UpdateEventByIdDto } from './dto/event.dto';
-import { EventResponse, EVENT_KIND, mapEvent } from './dto/event.mapper';
+import { EventJsonLdOwn, eventJsonLd, eventJsonLdOwn, EventResponse, EVENT_KIND, mapEvent } from './dto/event.mapper';
 import { LinkItem } from './dto/event-params';
 import { EventEntity, EventTranslationEntity } from './entities/event.entity';
 import { eventZone, isDateProblem, resolveEventDates } from './event-dates';
@@ -27,7 +27,15 @@ const TWO_YEARS = { years: 2 };
 
 /** The members of an event that embed other records: filled in per answer, from their own kept renderings. */
 const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
-type Embedded = (typeof EMBEDDED)[number];
+/** ... and, in single answers, its JSON-LD, which embeds its place and organizers. */
+type Open = (typeof EMBEDDED)[number] | 'json_ld';
+
+/** What is kept of an event per language, origin, lock and kind of answer, under the event's revision. */
+interface KeptRendering {
+  template: JsonTemplate<Open>;
+  /** Single answers: the members of the JSON-LD that come from the event alone. */
+  jsonLd?: EventJsonLdOwn;
+}
 
 function hashPassword(password: string): string {
   const salt = randomBytes(16);
@@ -46,8 +54,8 @@ function passwordMatches(password: string, stored: string): boolean {
 export class EventService extends RecordService<EventEntity, EventTranslationEntity, EventResponse, UpdateEventByIdDto> implements OnModuleInit {
   protected readonly kind = EVENT_KIND;
   protected readonly repository: RecordRepository<EventEntity, EventTranslationEntity>;
-  /** List renderings of events per language, origin and lock, kept under each event's revision. */
-  private readonly rendered: RevisionCache<JsonTemplate<Embedded>>;
+  /** Renderings of events per language, origin, lock and kind of answer, kept under each event's revision. */
+  private readonly rendered: RevisionCache<KeptRendering>;
 
   constructor(
     deps: RecordServiceDeps,
@@ -74,7 +82,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   }
 
   /** A single read (SPEC §4.3, §4.7). */
-  async getEvent(target: RecordTarget, context: RequestContext, password?: string): Promise<EventResponse> {
+  async getEvent(target: RecordTarget, context: RequestContext, password?: string): Promise<JsonText<EventResponse>> {
     const id = await this.targetId(target, context);
     const found = id === null ? null : await this.events.oneWithLinks(id);
     if (!found) throw RecordException.notFound(this.kind);
@@ -85,7 +93,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     if (event.passwordHash && !mayModify(event, context.caller) && !(password !== undefined && passwordMatches(password, event.passwordHash))) {
       throw new RecordException(403, 'event-password-protected', 'The event is protected by a password.');
     }
-    const [response] = await this.presentEvents([event], context, true, new Set([event.id]), links);
+    const [response] = await this.renderEvents([event], context, links, { single: true, unlocked: new Set([event.id]) });
     return response;
   }
 
@@ -153,7 +161,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const offset = (query.page - 1) * query.per_page;
     const { events, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
     const { translation_language: _language, page: _page, ...filters } = query;
-    const items = await this.renderEvents(events, context, links);
+    const items = await this.renderEvents(events, context, links, { single: false, unlocked: new Set() });
     return new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, 'events', { ...filters, ...effective, page }));
   }
 
@@ -186,19 +194,19 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   }
 
   /**
-   * The list items of a page: each event's JSON text made from its template, kept under the event's revision
-   * (rendered again only after the event is written), with the kept renderings of the venues, organizers and
-   * terms it links to filled in. Equal to the JSON of `presentEvents`.
+   * Events as answered: each event's JSON text made from what is kept of it under its revision (rendered again
+   * only after the event is written), with the kept renderings of the venues, organizers and terms it links to
+   * filled in, and in single answers its JSON-LD. Equal to the JSON of `presentEvents`.
    */
-  private async renderEvents(events: EventEntity[], context: RequestContext, links: EventLinks): Promise<JsonText<EventResponse>[]> {
+  private async renderEvents(events: EventEntity[], context: RequestContext, links: EventLinks, { single, unlocked }: { single: boolean; unlocked: Set<number> }): Promise<JsonText<EventResponse>[]> {
     const origin = requestOrigin(context.request);
-    const locked = (event: EventEntity) => event.passwordHash !== null && !mayModify(event, context.caller);
-    const keyOf = (event: EventEntity) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}`;
-    const templates = new Map<number, JsonTemplate<Embedded>>();
+    const locked = (event: EventEntity) => event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller);
+    const keyOf = (event: EventEntity) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}|${single ? 'single' : 'list'}`;
+    const kept = new Map<number, KeptRendering>();
     const missing = events.filter((event) => {
-      const template = this.rendered.get(keyOf(event), event.revision);
-      if (template) templates.set(event.id, template);
-      return !template;
+      const rendering = this.rendered.get(keyOf(event), event.revision);
+      if (rendering) kept.set(event.id, rendering);
+      return !rendering;
     });
     const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
     const [images, venues, organizers, terms] = await Promise.all([
@@ -210,22 +218,30 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     for (const event of missing) {
       const lock = locked(event);
       const response = mapEvent(event, context, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked: lock }, false);
-      const template = JsonTemplate.of<Embedded>(response, lock ? [] : EMBEDDED);
-      this.rendered.set(keyOf(event), event.revision, template, template.size);
-      templates.set(event.id, template);
+      const withJsonLd = single && !lock;
+      // The open members are placed where the full rendering has them: the embedded ones in turn, JSON-LD last.
+      if (withJsonLd) response.json_ld = {};
+      const rendering: KeptRendering = {
+        template: JsonTemplate.of<Open>(response, lock ? [] : withJsonLd ? [...EMBEDDED, 'json_ld'] : EMBEDDED),
+        jsonLd: withJsonLd ? eventJsonLdOwn(response, event) : undefined,
+      };
+      this.rendered.set(keyOf(event), event.revision, rendering, rendering.template.size);
+      kept.set(event.id, rendering);
     }
     const pick = <T extends object>(ids: number[] | undefined, map: Map<number, T>) => (ids ?? []).map((id) => map.get(id)).filter((item): item is T => item !== undefined);
     const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;
     return events.map((event) => {
+      const { template, jsonLd } = kept.get(event.id) as KeptRendering;
       const eventTerms = pick(links.terms.get(event.id), terms);
       const eventVenues = pick(links.venues.get(event.id), venues);
-      const template = templates.get(event.id) as JsonTemplate<Embedded>;
+      const eventOrganizers = pick(links.organizers.get(event.id), organizers);
       return new JsonText<EventResponse>(
         template.fill({
           categories: list(eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat')),
           tags: list(eventTerms.filter((term) => term.taxonomy === 'post_tag')),
           venue: eventVenues.length === 1 ? jsonOf(eventVenues[0]) : list(eventVenues),
-          organizer: list(pick(links.organizers.get(event.id), organizers)),
+          organizer: list(eventOrganizers),
+          json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, eventVenues, eventOrganizers)) : '',
         }),
       );
     });

@@ -109,10 +109,7 @@ export function mapEvent(event: EventEntity, context: RequestContext, presenter:
     post_parent: event.postParent,
     ...language,
   };
-  if (jsonLd && !locked) {
-    const [start, end] = [DateTime.fromJSDate(event.startUtc, { zone: zone.zone }), DateTime.fromJSDate(event.endUtc, { zone: zone.zone })];
-    response.json_ld = eventJsonLd(response, start, end, venues, embeds.organizers);
-  }
+  if (jsonLd && !locked) response.json_ld = eventJsonLd(eventJsonLdOwn(response, event), venues, embeds.organizers);
   return response;
 }
 
@@ -121,33 +118,52 @@ function withoutContext(value: Record<string, unknown>): Record<string, unknown>
   return rest;
 }
 
-/** schema.org Event (SPEC §4.1, §11.9). */
-export function eventJsonLd(event: EventResponse, start: DateTime, end: DateTime, venues: VenueResponse[], organizers: OrganizerResponse[]): Record<string, unknown> {
+/** The members of an event's schema.org JSON-LD that come from the event alone: before and after its place and organizers. */
+export interface EventJsonLdOwn {
+  head: Record<string, unknown>;
+  tail: Record<string, unknown>;
+}
+
+export function eventJsonLdOwn(event: EventResponse, entity: EventEntity): EventJsonLdOwn {
+  const zone = eventZone(entity.timezone).zone;
+  const [start, end] = [DateTime.fromJSDate(entity.startUtc, { zone }), DateTime.fromJSDate(entity.endUtc, { zone })];
   const text = plainText(event.excerpt || event.description);
-  const venue = venues[0];
   const offers = event.cost_details.values.length > 0;
   return {
-    '@context': 'https://schema.org',
-    '@type': 'Event',
-    name: event.title,
-    ...(text ? { description: text } : {}),
-    url: event.url,
-    startDate: start.toISO({ suppressMilliseconds: true }),
-    endDate: end.toISO({ suppressMilliseconds: true }),
-    eventStatus: 'https://schema.org/EventScheduled',
-    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    head: {
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: event.title,
+      ...(text ? { description: text } : {}),
+      url: event.url,
+      startDate: start.toISO({ suppressMilliseconds: true }),
+      endDate: end.toISO({ suppressMilliseconds: true }),
+      eventStatus: 'https://schema.org/EventScheduled',
+      eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    },
+    tail: {
+      ...(offers
+        ? {
+            offers: {
+              '@type': 'Offer',
+              price: event.cost_details.values[0],
+              ...(event.cost_details.currency_code ? { priceCurrency: event.cost_details.currency_code } : {}),
+              url: event.url,
+            },
+          }
+        : {}),
+      ...(event.image ? { image: event.image.url } : {}),
+    },
+  };
+}
+
+/** schema.org Event (SPEC §4.1, §11.9): the event's own members with its first venue as place and its organizers. */
+export function eventJsonLd(own: EventJsonLdOwn, venues: VenueResponse[], organizers: OrganizerResponse[]): Record<string, unknown> {
+  const venue = venues[0];
+  return {
+    ...own.head,
     ...(venue ? { location: withoutContext(venueJsonLd(venue)) } : {}),
     ...(organizers.length > 0 ? { organizer: organizers.map((organizer) => withoutContext(organizerJsonLd(organizer))) } : {}),
-    ...(offers
-      ? {
-          offers: {
-            '@type': 'Offer',
-            price: event.cost_details.values[0],
-            ...(event.cost_details.currency_code ? { priceCurrency: event.cost_details.currency_code } : {}),
-            url: event.url,
-          },
-        }
-      : {}),
-    ...(event.image ? { image: event.image.url } : {}),
+    ...own.tail,
   };
 }

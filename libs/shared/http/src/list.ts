@@ -73,9 +73,7 @@ export class ListInterceptor implements NestInterceptor {
         reply.header('X-TEC-Total', total).header('X-TEC-TotalPages', pages).header('X-WP-Total', total).header('X-WP-TotalPages', pages);
         const links = result.links();
         if (links.length > 0) reply.header('Link', links);
-        if (!result.items.some((item) => item instanceof JsonText)) return result.toBody();
-        reply.type('application/json; charset=utf-8');
-        return result.toJson();
+        return result.items.some((item) => item instanceof JsonText) ? new JsonText(result.toJson()) : result.toBody();
       }),
     );
   }

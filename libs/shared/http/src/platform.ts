@@ -11,6 +11,7 @@ import { ApiException } from './api-exception';
 import { applyCaching } from './caching';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
+import { JsonText } from './json-text';
 import { ListInterceptor } from './list';
 import { DataVersionSource, ResponseCache, ResponseCacheInterceptor } from './response-cache';
 import { mergeRequestParams } from './params';
@@ -99,6 +100,8 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
     reply.header('X-Request-Id', request.id);
   });
   fastify.addHook('preValidation', async (request) => mergeRequestParams(request));
+  // Answers rendered ahead (JsonText) are sent as they are; everything else as JSON.stringify gives it.
+  fastify.setReplySerializer((payload) => (payload instanceof JsonText ? payload.text : JSON.stringify(payload)));
   fastify.addHook('onSend', async (request, reply, payload) => {
     const discovery = `<${requestOrigin(request)}${config.apiRoot}/>; rel="https://api.w.org/"`;
     const existing = reply.getHeader('Link');

@@ -1,6 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from './caching';
+import { JsonText } from './json-text';
 import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
 /**
@@ -184,7 +185,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
       pending = lastValueFrom(next.handle(), { defaultValue: undefined })
         .then((body) => {
           if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
-          const payload = Buffer.from(JSON.stringify(body));
+          const payload = Buffer.from(body instanceof JsonText ? body.text : JSON.stringify(body));
           const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', etag: strongEtag(payload) };
           for (const name of KEPT_HEADERS) {
             const value = reply.getHeader(name);
