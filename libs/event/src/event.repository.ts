@@ -6,6 +6,9 @@ import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
 
+/** The most writes a kept total catches up over by counting what they added; beyond, it is counted again. */
+const MAX_CATCH_UP_WRITES = 200;
+
 export interface EventListFilter {
   language: string;
   caller: Caller | null;
@@ -161,6 +164,28 @@ export class EventRepository {
 
   count(filter: EventListFilter): Promise<number> {
     return this.filtered(filter).getCount();
+  }
+
+  /** The number of matching events and the global data version, read together in one statement. */
+  async countAtVersion(filter: EventListFilter): Promise<{ count: number; version: number }> {
+    const row = await this.filtered(filter).select('COUNT(*)', 'count').addSelect('(SELECT version FROM data_version WHERE id = 1)', 'version').getRawOne();
+    return { count: Number(row.count), version: Number(row.version) };
+  }
+
+  /**
+   * How many events matching the filter the writes after version `from` up to `to` added, when those writes only
+   * added events (the write log holds one row per added event, event 0 for any other write); null otherwise, or
+   * when the log does not reach back to `from`, or the writes were too many to be worth it.
+   */
+  async countAdded(filter: EventListFilter, from: number, to: number): Promise<number | null> {
+    if (to - from > MAX_CATCH_UP_WRITES) return null;
+    const range = { from, to };
+    const [log] = await this.dataSource.query(
+      'SELECT COUNT(DISTINCT version) AS writes, COALESCE(SUM(CASE WHEN event_id = 0 THEN 1 ELSE 0 END), 0) AS others FROM write_log WHERE version > ? AND version <= ?',
+      [from, to],
+    );
+    if (Number(log.writes) !== to - from || Number(log.others) > 0) return null;
+    return this.filtered(filter).andWhere('e.id IN (SELECT wl.event_id FROM write_log wl WHERE wl.version > :from AND wl.version <= :to)', range).getCount();
   }
 
   /**

@@ -4,7 +4,7 @@ import { RequestContext } from '@calendar/i18n';
 import { OrganizerService } from '@calendar/organizer';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
-import { markChanged } from '@calendar/shared/database';
+import { markChanged, markOnlyAdded } from '@calendar/shared/database';
 import { ApiException, assertPageExists, Caller, JsonTemplate, JsonText, jsonOf, ListResult, requestOrigin, RevisionCache } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
@@ -181,12 +181,20 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     return (end * (await this.keptTotal(window, request))) / total <= limit;
   }
 
-  /** The number of events matching a filter, kept per filter, audience and data version (CountMemo). */
+  /**
+   * The number of events matching a filter, kept per filter, audience and data version (CountMemo); after writes
+   * that only added events, caught up by counting those.
+   */
   private keptTotal(filter: EventListFilter, request: object): Promise<number> {
     // The total depends on what the caller may see: everything, their own records too, or the public ones.
     const { caller } = filter;
     const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
-    return this.deps.counts.count(`events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`, () => this.events.count(filter), request);
+    return this.deps.counts.countSince(
+      `events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`,
+      request,
+      () => this.events.countAtVersion(filter),
+      (from, to) => this.events.countAdded(filter, from, to),
+    );
   }
 
   protected override async presentMany(events: EventEntity[], context: RequestContext, jsonLd: boolean): Promise<EventResponse[]> {
@@ -315,6 +323,11 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     else if (isCreate) event.postParent = 0;
     if (input.password !== undefined) event.passwordHash = input.password === '' ? null : hashPassword(input.password);
     else if (isCreate) event.passwordHash = null;
+  }
+
+  /** A create adds the event and what is made for it alone: lists' kept totals count it instead of counting anew. */
+  protected override created(manager: EntityManager, id: number): void {
+    markOnlyAdded(manager, id);
   }
 
   /** Links, parent and term counts, in the write's transaction (SPEC §4.2). */

@@ -4,3 +4,4 @@ export * from './entities/event.entity';
 export * from './event-dates';
 export * from './event.module';
 export * from './event.service';
+export * from './event.repository';

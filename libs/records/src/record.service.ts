@@ -106,7 +106,11 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   }
 
   async create(input: W, context: RequestContext): Promise<R> {
-    const id = await this.write((manager) => this.createWith(manager, input, context));
+    const id = await this.write(async (manager) => {
+      const created = await this.createWith(manager, input, context);
+      this.created(manager, created);
+      return created;
+    });
     return this.presentOne((await this.repository.findOne(id)) as E, context);
   }
 
@@ -220,6 +224,11 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   /** Rebuilds the record's rows of the search index from what the write left, in the write's transaction. */
   protected async reindex(manager: EntityManager, id: number): Promise<void> {
     await this.repository.reindexSearch(manager, id);
+  }
+
+  /** Called in the transaction of a create, once the record and everything made for it are written. */
+  protected created(_manager: EntityManager, _id: number): void {
+    return;
   }
 
   /** Keeps what depends on the record's status current when it goes to the trash (events: term counts). */

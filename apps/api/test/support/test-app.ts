@@ -42,6 +42,8 @@ export interface TestApp {
   user(role: Role, login?: string): Promise<{ id: number; login: string; token: string }>;
   reset(): Promise<void>;
   close(): Promise<void>;
+  /** A provider of the running application (to watch what it does). */
+  get<T>(type: new (...args: never[]) => T): T;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   return {
     config,
     dataSource,
+    get: (type) => app.get(type),
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { host: HOST, ...options.headers };
       if (options.token) headers['authorization'] = `Bearer ${options.token}`;

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { DatabaseDataVersion } from './data-version';
-import { markChanged, TransactionRunner } from './transaction';
+import { markChanged, markOnlyAdded, TransactionRunner, WRITE_LOG_VERSIONS } from './transaction';
 
 describe('TransactionRunner and the data versions', () => {
   let dataSource: DataSource;
@@ -31,5 +31,32 @@ describe('TransactionRunner and the data versions', () => {
     ).rejects.toThrow('rolled back');
     expect(await versions.read()).toEqual({ global: 2, parts: { venues: 1, organizers: 0, terms: 1 } });
     expect(await versions.current()).toBe(2);
+  });
+
+  it('logs each write under its version: the events it only added, or event 0; and forgets old versions', async () => {
+    const runner = new TransactionRunner(dataSource);
+    const versions = new DatabaseDataVersion(dataSource);
+    const start = await versions.current();
+    await runner.run(async (manager) => {
+      markOnlyAdded(manager, 41);
+      markOnlyAdded(manager, 42);
+    });
+    await runner.run(async () => undefined);
+    await expect(
+      runner.run(async (manager) => {
+        markOnlyAdded(manager, 43);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const log = () => dataSource.query('SELECT version, event_id FROM write_log WHERE version > ? ORDER BY version, event_id', [start]);
+    expect(await log()).toEqual([
+      { version: start + 1, event_id: 41 },
+      { version: start + 1, event_id: 42 },
+      { version: start + 2, event_id: 0 },
+    ]);
+    await dataSource.query('UPDATE data_version SET version = ? WHERE id = 1', [WRITE_LOG_VERSIONS + 63]);
+    await runner.run(async () => undefined);
+    // Every 64th version, rows more than WRITE_LOG_VERSIONS behind go.
+    expect(await log()).toEqual([{ version: WRITE_LOG_VERSIONS + 64, event_id: 0 }]);
   });
 });

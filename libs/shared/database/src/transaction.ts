@@ -15,12 +15,29 @@ export function markChanged(manager: EntityManager, part: DataPart): void {
   changedParts.set(manager, parts);
 }
 
+/** Events a running transaction adds, when adding them is all it does (see `markOnlyAdded`). */
+const addedEvents = new WeakMap<EntityManager, number[]>();
+
+/**
+ * Declares that the transaction of `manager` adds this event and changes nothing that existing events' list
+ * membership depends on (a create: its own texts, links and the records made for it alone). The write log then
+ * records the event instead of "any write", and kept totals of event lists catch up by counting the added
+ * events only. Anything not declared is logged as a write that needs a full count.
+ */
+export function markOnlyAdded(manager: EntityManager, eventId: number): void {
+  addedEvents.set(manager, [...(addedEvents.get(manager) ?? []), eventId]);
+}
+
+/** How many versions back the write log reaches; older kept totals are counted again in full. */
+export const WRITE_LOG_VERSIONS = 4096;
+
 /** How often a write is run again whole when a concurrent one got in its way. */
 export const WRITE_ATTEMPTS = 12;
 
 /**
  * Runs a write as one transaction, and moves the data version on in that same transaction so that every
- * instance's caches see the write on their next read. SQLite has one connection, so writes are queued to keep
+ * instance's caches see the write on their next read; the write log gets the transaction's row(s) under the new
+ * version. SQLite has one connection, so writes are queued to keep
  * two transactions from interleaving on it; MySQL runs them concurrently on pooled connections.
  *
  * On MySQL two concurrent writes can each choose a value that only one of them may keep (the first free slug
@@ -55,6 +72,10 @@ export class TransactionRunner {
         // same order, so that two writes never wait on each other's version rows the other way round).
         const rows = [1, ...[...(changedParts.get(manager) ?? [])].map((part) => DATA_PARTS[part])].sort((a, b) => a - b);
         await manager.query(`UPDATE data_version SET version = version + 1 WHERE id IN (${rows.join(', ')})`);
+        const [{ version }] = await manager.query('SELECT version FROM data_version WHERE id = 1');
+        const events = addedEvents.get(manager) ?? [0];
+        await manager.query(`INSERT INTO write_log (version, event_id) VALUES ${events.map(() => '(?, ?)').join(', ')}`, events.flatMap((id) => [version, id]));
+        if (Number(version) % 64 === 0) await manager.query('DELETE FROM write_log WHERE version <= ?', [Number(version) - WRITE_LOG_VERSIONS]);
         return result;
       });
     if (this.dataSource.options.type === 'mysql') return this.dataSource.transaction(write);

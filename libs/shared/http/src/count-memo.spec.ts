@@ -67,4 +67,39 @@ describe('CountMemo', () => {
     for (let i = 0; i < 3; i++) await memo.count('a', async () => ++scans);
     expect(scans).toBe(3);
   });
+
+  describe('countSince', () => {
+    const at = (global: number) => ({ dataVersions: { global, parts: {} } });
+
+    it('keeps a count under the version it was taken at, and catches up over later writes when it can', async () => {
+      const memo = new CountMemo(new Versions(), 10);
+      const calls: string[] = [];
+      const counted = (count: number, version: number) => async () => {
+        calls.push(`count@${version}`);
+        return { count, version };
+      };
+      const catchUp = (change: number | null) => async (from: number, to: number) => {
+        calls.push(`catch up ${from}..${to}`);
+        return change;
+      };
+      // Counted at version 3 although the request read 2: kept under 3.
+      expect(await memo.countSince('a', at(2), counted(10, 3), catchUp(null))).toBe(10);
+      expect(await memo.countSince('a', at(3), counted(99, 3), catchUp(null))).toBe(10);
+      expect(await memo.countSince('a', at(5), counted(99, 5), catchUp(2))).toBe(12);
+      expect(await memo.countSince('a', at(5), counted(99, 5), catchUp(99))).toBe(12);
+      // A run of writes it cannot catch up over: counted again.
+      expect(await memo.countSince('a', at(7), counted(4, 7), catchUp(null))).toBe(4);
+      // An older request does not replace a newer total.
+      expect(await memo.countSince('a', at(6), counted(3, 6), catchUp(null))).toBe(3);
+      expect(await memo.countSince('a', at(7), counted(99, 7), catchUp(99))).toBe(4);
+      expect(calls).toEqual(['count@3', 'catch up 3..5', 'catch up 5..7', 'count@7', 'count@6']);
+    });
+
+    it('counts every time when off', async () => {
+      const memo = new CountMemo(new Versions(), 0);
+      let counts = 0;
+      for (let i = 0; i < 2; i++) await memo.countSince('a', at(1), async () => ({ count: ++counts, version: 1 }), async () => 0);
+      expect(counts).toBe(2);
+    });
+  });
 });

@@ -38,4 +38,39 @@ export class CountMemo {
     this.pending.set(flightKey, counting);
     return counting;
   }
+
+  /**
+   * A total that catches up with writes instead of being counted again after each: `counted` gives a count together
+   * with the global version it was taken at (one statement, so that the two agree exactly); after writes,
+   * `catchUp(from, to)` gives the change of the total between the two versions when it can be had without a full
+   * count (the writes only added events: count those), or null, and the total is then counted again.
+   */
+  async countSince(
+    key: string,
+    request: object,
+    counted: () => Promise<{ count: number; version: number }>,
+    catchUp: (from: number, to: number) => Promise<number | null>,
+  ): Promise<number> {
+    if (this.capacity === 0) return (await counted()).count;
+    const version = await dataVersionFor(request, this.versions);
+    const found = this.entries.get(key);
+    if (found?.version === version) return found.count;
+    const flightKey = `${version}\u0000${key}`;
+    const running = this.pending.get(flightKey);
+    if (running) return running;
+    const counting = (async () => {
+      const change = found && found.version < version ? await catchUp(found.version, version) : null;
+      const result = found && change !== null ? { count: found.count + change, version } : await counted();
+      // Kept under the version it is exact for, unless a newer one is kept meanwhile.
+      const kept = this.entries.get(key);
+      if (!kept || kept.version <= result.version) {
+        this.entries.delete(key);
+        this.entries.set(key, { version: result.version, count: result.count });
+        if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+      }
+      return result.count;
+    })().finally(() => this.pending.delete(flightKey));
+    this.pending.set(flightKey, counting);
+    return counting;
+  }
 }
