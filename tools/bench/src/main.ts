@@ -202,7 +202,7 @@ async function main(argv: string[]): Promise<void> {
     duration: load.duration,
     peakRssMb: peak,
   };
-  process.stdout.write(`${renderTable(results)}\n`);
+  process.stdout.write(`${renderTable(results)}\nPeak resident memory of the service: ${peak} MB\n`);
   if (values['no-write']) return;
   const document = join(DOCS, 'benchmarks.md');
   writeFileSync(document, addRun(existsSync(document) ? readFileSync(document, 'utf8') : '# Benchmarks\n\n<!-- runs -->\n', renderRun(info, results)));

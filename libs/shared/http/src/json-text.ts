@@ -40,20 +40,25 @@ export class JsonTemplate<K extends string = string> {
   ) {}
 
   static of<K extends string>(value: object, open: readonly K[]): JsonTemplate<K> {
+    // Pieces are joined from arrays, not grown with `+=`: a kept template then holds flat strings, not the trees
+    // of small strings that repeated concatenation leaves behind (several times the memory).
     const pieces: string[] = [];
-    let text = '{';
+    let text: string[] = ['{'];
+    let first = true;
     for (const key of Object.keys(value)) {
       const member = (value as Record<string, unknown>)[key];
       if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-      text += `${text === '{' && pieces.length === 0 ? '' : ','}${JSON.stringify(key)}:`;
+      text.push(first ? '' : ',', JSON.stringify(key), ':');
+      first = false;
       if ((open as readonly string[]).includes(key)) {
-        pieces.push(text, key);
-        text = '';
+        pieces.push(text.join(''), key);
+        text = [];
       } else {
-        text += JSON.stringify(member);
+        text.push(JSON.stringify(member));
       }
     }
-    pieces.push(`${text}}`);
+    text.push('}');
+    pieces.push(text.join(''));
     return new JsonTemplate<K>(pieces);
   }
 
