@@ -13,10 +13,10 @@ describe('loadConfig', () => {
       defaultLanguage: 'en',
       adminToken: null,
       logLevel: 'info',
-      responseCacheBytes: 32 * 1024 * 1024,
+      responseCacheBytes: 24 * 1024 * 1024,
       countMemoEntries: 10000,
       fragmentCacheEntries: 5000,
-      renderCacheBytes: 16 * 1024 * 1024,
+      renderCacheBytes: 8 * 1024 * 1024,
       pageWalkRows: 2000,
     });
     expect(config.timezone.name).toBe('UTC');

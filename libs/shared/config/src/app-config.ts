@@ -106,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   config.logLevel = logLevel as LogLevel;
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems['LOG_LEVEL'] = `must be one of ${LOG_LEVELS.join(', ')}`;
 
-  const cacheMb = read('RESPONSE_CACHE_MB', '32');
+  const cacheMb = read('RESPONSE_CACHE_MB', '24');
   config.responseCacheBytes = Number(cacheMb) * 1024 * 1024;
   if (!/^\d+$/.test(cacheMb) || Number(cacheMb) > 4096) problems['RESPONSE_CACHE_MB'] = 'must be a whole number of megabytes from 0 (no cache) to 4096';
 
@@ -118,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   config.fragmentCacheEntries = Number(fragments);
   if (!/^\d+$/.test(fragments) || Number(fragments) > 1_000_000) problems['FRAGMENT_CACHE_ENTRIES'] = 'must be a whole number from 0 (off) to 1000000';
 
-  const renderMb = read('RENDER_CACHE_MB', '16');
+  const renderMb = read('RENDER_CACHE_MB', '8');
   config.renderCacheBytes = Number(renderMb) * 1024 * 1024;
   if (!/^\d+$/.test(renderMb) || Number(renderMb) > 4096) problems['RENDER_CACHE_MB'] = 'must be a whole number of megabytes from 0 (keep none) to 4096';
 
