@@ -1,5 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { OpenApiCheck } from './support/openapi-check';
 import { API, FR_API, ORIGIN, startTestApp, TestApp } from './support/test-app';
+
+const NS_PATH = '/wp-json/calendar/events/v1';
 
 describe('discovery: API root, namespace index, OpenAPI document', () => {
   let t: TestApp;
@@ -134,6 +137,39 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
 
     const french = await t.request('GET', '/fr/wp-json/calendar/events/v1/doc');
     expect(french.body.servers).toEqual([{ url: FR_API }]);
+  });
+
+  it('declares the body of every answer, from the classes the answers are built as, and every error status', async () => {
+    const doc = (await t.request('GET', '/wp-json/calendar/events/v1/doc')).body;
+    const schemas = doc.components.schemas;
+    for (const model of ['EventResponse', 'VenueResponse', 'OrganizerResponse', 'TermResponse', 'ImageResponse', 'DateDetails', 'CostDetails', 'ErrorEnvelope']) expect(schemas[model]).toBeDefined();
+    expect(schemas.EventResponse.required).toEqual(expect.arrayContaining(['id', 'title', 'start_date', 'start_date_details', 'venue', 'organizer', 'translations']));
+    expect(schemas.EventResponse.required).not.toContain('json_ld');
+    expect(schemas.VenueResponse.properties.geo_lat).toEqual({ oneOf: [{ type: 'number' }, { type: 'null' }] });
+    for (const [path, item] of Object.entries<Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const statuses = Object.keys(operation.responses);
+        const success = statuses.filter((status) => status.startsWith('2'));
+        expect([path, method, success.length]).toEqual([path, method, 1]);
+        expect(operation.responses[success[0]].content).toBeDefined();
+        expect(statuses).toEqual(expect.arrayContaining(['400', '401', '500', '503']));
+      }
+    }
+    expect(Object.keys(doc.paths['/events'].get.responses)).toEqual(['200', '304', '400', '401', '404', '414', '500', '503']);
+    expect(Object.keys(doc.paths['/events/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '410', '414', '500', '503']);
+    expect(doc.paths['/events'].get.responses['200'].headers['X-WP-Total']).toEqual({ description: 'Number of matching records', schema: { type: 'integer' } });
+
+    // The suite's check of every answer finds answers that are off the document.
+    const check = new OpenApiCheck(doc, '/wp-json', ['fr', 'zh-hans']);
+    const list = (await t.request('GET', `${NS_PATH}/tags?hide_empty=0`)).body;
+    expect(check.problems('GET', `${NS_PATH}/tags`, 200, 'application/json', list)).toEqual([]);
+    const { total: _total, ...withoutTotal } = list;
+    expect(check.problems('GET', `${NS_PATH}/tags`, 200, 'application/json', withoutTotal)).toEqual([
+      `GET ${NS_PATH}/tags → 200: (body) must have required property 'total' {"missingProperty":"total"}`,
+    ]);
+    expect(check.problems('GET', `/fr${NS_PATH}/events/7`, 409, 'application/json', {})).toEqual([`GET /fr${NS_PATH}/events/7 → 409: status not declared for GET /events/{id}`]);
+    expect(check.problems('GET', `${NS_PATH}/events/7`, 404, 'application/json', { code: 'rest-event-not-found', message: '', data: { status: 404 } })).toEqual([]);
+    expect(check.problems('GET', `${NS_PATH}/events/7`, 404, 'application/json', { code: 'event-is-in-trash', message: '', data: { status: 404 } })).not.toEqual([]);
   });
 
   it('serves a browsable page of the document and its assets', async () => {

@@ -1,3 +1,5 @@
+import { arrayOf, Field, NUMBER as NUMBER_SCHEMA, STRING } from '@calendar/shared/http';
+
 /** The currency codes recognised in cost texts (ISO 4217, the ones calendars meet). */
 const CURRENCY_CODES = new Set([
   'AED', 'ARS', 'AUD', 'BGN', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'CZK', 'DKK', 'EGP', 'EUR', 'GBP', 'HKD', 'HUF', 'IDR',
@@ -5,10 +7,18 @@ const CURRENCY_CODES = new Set([
   'SEK', 'SGD', 'THB', 'TRY', 'TWD', 'UAH', 'USD', 'VND', 'ZAR',
 ]);
 
-export interface CostDetails {
+/** `cost_details` of SPEC §4.1: the cost text read as currency and amounts. */
+export class CostDetails {
+  @Field(STRING)
   currency_symbol: string;
+
+  @Field({ ...STRING, description: 'ISO 4217 code, "" when none is recognised' })
   currency_code: string;
+
+  @Field({ type: 'string', enum: ['prefix', 'postfix', ''] })
   currency_position: 'prefix' | 'postfix' | '';
+
+  @Field({ ...arrayOf(NUMBER_SCHEMA), description: 'The amounts, 0 for free' })
   values: number[];
 }
 

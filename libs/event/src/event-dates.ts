@@ -1,13 +1,28 @@
 import { DATE_TIME_RULE, parseDateTime, parseTimeZone, TimeZone, wpDateTime } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import moment from 'moment-timezone';
+import { Field } from '@calendar/shared/http';
 
-export interface DateDetails {
+const TWO_DIGITS = { type: 'string', pattern: '^\\d{2}$' };
+
+/** The parts of a wall-clock time, as strings with leading zeros (SPEC §4.1 `*_details`). */
+export class DateDetails {
+  @Field({ type: 'string', pattern: '^\\d{4}$' })
   year: string;
+
+  @Field(TWO_DIGITS)
   month: string;
+
+  @Field(TWO_DIGITS)
   day: string;
+
+  @Field(TWO_DIGITS)
   hour: string;
+
+  @Field(TWO_DIGITS)
   minutes: string;
+
+  @Field(TWO_DIGITS)
   seconds: string;
 }
 

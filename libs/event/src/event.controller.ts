@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Po
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RequiresLogin } from '@calendar/shared/auth';
-import { ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
+import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
 import type { FastifyReply } from 'fastify';
 import { CreateEventDto, EventItemDto, EventSlugItemDto, ListEventsQueryDto, UpdateEventByIdDto, UpdateEventDto } from './dto/event.dto';
 import { EventResponse } from './dto/event.mapper';
@@ -18,11 +18,13 @@ export class EventController {
   constructor(private readonly events: EventService) {}
 
   @Get()
+  @ApiAnswers(EventResponse, { list: 'events', errors: [404] })
   list(@Query() query: ListEventsQueryDto, @Context() context: RequestContext) {
     return this.events.listEvents(query, context);
   }
 
   @Post()
+  @ApiAnswers(EventResponse, { status: 201, write: true, errors: [403, 409, 413, 415], description: 'The created event' })
   @RequiresLogin()
   @HttpCode(201)
   async create(@Body() body: CreateEventDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<EventResponse> {
@@ -32,12 +34,14 @@ export class EventController {
   }
 
   @Get(ID_SEGMENT)
+  @ApiAnswers(EventResponse, { errors: [403, 404] })
   @ID
   get(@Param('id', ParseIntPipe) id: number, @Query() query: EventItemDto, @Context() context: RequestContext) {
     return this.events.getEvent({ id }, context, query.password);
   }
 
   @Post(ID_SEGMENT)
+  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @HttpCode(200)
   @ID
@@ -46,6 +50,7 @@ export class EventController {
   }
 
   @Put(ID_SEGMENT)
+  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @ID
   updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext) {
@@ -53,6 +58,7 @@ export class EventController {
   }
 
   @Patch(ID_SEGMENT)
+  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @ID
   updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext) {
@@ -60,6 +66,7 @@ export class EventController {
   }
 
   @Delete(ID_SEGMENT)
+  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 410], description: 'The event as it is now' })
   @RequiresLogin()
   @ID
   remove(@Param('id', ParseIntPipe) id: number, @Query() _query: EventItemDto, @Context() context: RequestContext) {
@@ -67,12 +74,14 @@ export class EventController {
   }
 
   @Get(BY_SLUG)
+  @ApiAnswers(EventResponse, { errors: [403, 404] })
   @SLUG
   getBySlug(@Param('slug') slug: string, @Query() query: EventItemDto, @Context() context: RequestContext) {
     return this.events.getEvent({ slug }, context, query.password);
   }
 
   @Post(BY_SLUG)
+  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @HttpCode(200)
   @SLUG
@@ -81,6 +90,7 @@ export class EventController {
   }
 
   @Put(BY_SLUG)
+  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @SLUG
   updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext) {
@@ -88,6 +98,7 @@ export class EventController {
   }
 
   @Patch(BY_SLUG)
+  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @SLUG
   updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext) {
@@ -95,6 +106,7 @@ export class EventController {
   }
 
   @Delete(BY_SLUG)
+  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 410], description: 'The event as it is now' })
   @RequiresLogin()
   @SLUG
   removeBySlug(@Param('slug') slug: string, @Query() _query: EventSlugItemDto, @Context() context: RequestContext) {

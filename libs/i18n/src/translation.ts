@@ -26,12 +26,12 @@ export function pickTranslated<R extends TranslationRow, K extends keyof R>(
 /**
  * The `translations` key: one entry per language that has a translation, in the configured order.
  */
-export function translationsKey<R extends TranslationRow>(
+export function translationsKey<R extends TranslationRow, E>(
   rows: readonly R[],
   languages: readonly string[],
-  entry: (row: R) => Record<string, unknown>,
-): Record<string, Record<string, unknown>> {
-  const key: Record<string, Record<string, unknown>> = {};
+  entry: (row: R) => E,
+): Record<string, E> {
+  const key: Record<string, E> = {};
   const ordered = [...rows].sort((a, b) => rank(languages, a.lang) - rank(languages, b.lang));
   for (const row of ordered) key[row.lang] = entry(row);
   return key;

@@ -13,3 +13,4 @@ export * from './record.service';
 export * from './record-status';
 export * from './records.module';
 export * from './record.controller';
+export * from './record.model';

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, P
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RequiresLogin } from '@calendar/shared/auth';
-import { ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
+import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
 import type { FastifyReply } from 'fastify';
 import { ListRecordsQueryDto, RecordItemDto, RecordWriteDto } from './dto/record.dto';
 import type { RecordService } from './record.service';
@@ -21,6 +21,8 @@ export interface RecordRoutes {
   create: Type<RecordWriteDto>;
   update: Type<RecordWriteDto>;
   list: Type<ListRecordsQueryDto>;
+  /** The response model the kind's answers are built as. */
+  model: Type<unknown>;
 }
 
 /**
@@ -42,11 +44,13 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     constructor(@Inject(routes.service) private readonly records: RecordService<never, never, { rest_url: string }, RecordWriteDto>) {}
 
     @Get()
+    @ApiAnswers(routes.model, { list: routes.path, errors: [404], description: `A page of ${routes.path}` })
     list(@Query() query: ListRecordsQueryDto, @Context() context: RequestContext) {
       return this.records.list(query, context);
     }
 
     @Post()
+    @ApiAnswers(routes.model, { status: 201, write: true, errors: [403, 409, 413, 415], description: `The created ${routes.label.toLowerCase()}` })
     @RequiresLogin()
     @HttpCode(201)
     async create(@Body() body: CreateBody, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -56,12 +60,14 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Get(ID_SEGMENT)
+    @ApiAnswers(routes.model, { errors: [403, 404] })
     @id
     get(@Param('id', ParseIntPipe) recordId: number, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
       return this.records.get({ id: recordId }, context);
     }
 
     @Post(ID_SEGMENT)
+    @ApiAnswers(routes.model, { write: true, errors: [403, 404, 409, 413, 415], description: `The ${routes.label.toLowerCase()} as written` })
     @RequiresLogin()
     @HttpCode(200)
     @id
@@ -70,6 +76,7 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Put(ID_SEGMENT)
+    @ApiAnswers(routes.model, { write: true, errors: [403, 404, 409, 413, 415], description: `The ${routes.label.toLowerCase()} as written` })
     @RequiresLogin()
     @id
     updateByPut(@Param('id', ParseIntPipe) recordId: number, @Body() body: UpdateBody, @Context() context: RequestContext) {
@@ -77,6 +84,7 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Patch(ID_SEGMENT)
+    @ApiAnswers(routes.model, { write: true, errors: [403, 404, 409, 413, 415], description: `The ${routes.label.toLowerCase()} as written` })
     @RequiresLogin()
     @id
     updateByPatch(@Param('id', ParseIntPipe) recordId: number, @Body() body: UpdateBody, @Context() context: RequestContext) {
@@ -84,6 +92,7 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Delete(ID_SEGMENT)
+    @ApiAnswers(routes.model, { write: true, errors: [403, 404, 410], description: `The ${routes.label.toLowerCase()} as it is now` })
     @RequiresLogin()
     @id
     remove(@Param('id', ParseIntPipe) recordId: number, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
@@ -91,12 +100,14 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Get(bySlug)
+    @ApiAnswers(routes.model, { errors: [403, 404] })
     @slug
     getBySlug(@Param('slug') recordSlug: string, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
       return this.records.get({ slug: recordSlug }, context);
     }
 
     @Post(bySlug)
+    @ApiAnswers(routes.model, { write: true, errors: [403, 404, 409, 413, 415], description: `The ${routes.label.toLowerCase()} as written` })
     @RequiresLogin()
     @HttpCode(200)
     @slug
@@ -105,6 +116,7 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Put(bySlug)
+    @ApiAnswers(routes.model, { write: true, errors: [403, 404, 409, 413, 415], description: `The ${routes.label.toLowerCase()} as written` })
     @RequiresLogin()
     @slug
     updateBySlugByPut(@Param('slug') recordSlug: string, @Body() body: UpdateBody, @Context() context: RequestContext) {
@@ -112,6 +124,7 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Patch(bySlug)
+    @ApiAnswers(routes.model, { write: true, errors: [403, 404, 409, 413, 415], description: `The ${routes.label.toLowerCase()} as written` })
     @RequiresLogin()
     @slug
     updateBySlugByPatch(@Param('slug') recordSlug: string, @Body() body: UpdateBody, @Context() context: RequestContext) {
@@ -119,6 +132,7 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Delete(bySlug)
+    @ApiAnswers(routes.model, { write: true, errors: [403, 404, 410], description: `The ${routes.label.toLowerCase()} as it is now` })
     @RequiresLogin()
     @slug
     removeBySlug(@Param('slug') recordSlug: string, @Query() _query: RecordItemDto, @Context() context: RequestContext) {

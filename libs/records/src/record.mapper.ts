@@ -1,6 +1,6 @@
 import { pickTranslated, RequestContext, translationsKey } from '@calendar/i18n';
 import { AppConfig } from '@calendar/shared/config';
-import { LinkBuilder } from '@calendar/shared/http';
+import { LinkBuilder, TranslationSummary } from '@calendar/shared/http';
 import { formatWpDateTime } from '@calendar/shared/time';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
 import type { RecordKind } from './record-kind';
@@ -26,7 +26,7 @@ export interface CommonFields {
 
 export interface LanguageFields {
   lang: string;
-  translations: Record<string, Record<string, unknown>>;
+  translations: Record<string, TranslationSummary>;
 }
 
 /** Everything a record mapper needs besides the record. */

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Param, ParseIntPipe, Patch, Post, Put, Query, 
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RequiresLogin } from '@calendar/shared/auth';
-import { ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
+import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
 import type { FastifyReply } from 'fastify';
 import { ListCategoriesQueryDto, ListTagsQueryDto } from './dto/list-terms.dto';
 import { TermResponse } from './dto/term.mapper';
@@ -22,11 +22,13 @@ export class CategoriesController {
   constructor(private readonly terms: TermService) {}
 
   @Get()
+  @ApiAnswers(TermResponse, { list: 'categories', errors: [404] })
   list(@Query() query: ListCategoriesQueryDto, @Context() context: RequestContext) {
     return this.terms.list('category', query, context);
   }
 
   @Post()
+  @ApiAnswers(TermResponse, { status: 201, write: true, errors: [403, 409, 413, 415], description: 'The created category' })
   @RequiresLogin()
   @HttpCode(201)
   async create(@Body() body: CreateCategoryDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -34,12 +36,14 @@ export class CategoriesController {
   }
 
   @Get(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { errors: [403, 404] })
   @ID_PARAM
   get(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
     return this.terms.get('category', id, context);
   }
 
   @Post(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The category as written' })
   @RequiresLogin()
   @HttpCode(200)
   @ID_PARAM
@@ -48,6 +52,7 @@ export class CategoriesController {
   }
 
   @Put(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The category as written' })
   @RequiresLogin()
   @ID_PARAM
   updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext) {
@@ -55,6 +60,7 @@ export class CategoriesController {
   }
 
   @Patch(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The category as written' })
   @RequiresLogin()
   @ID_PARAM
   updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext) {
@@ -62,6 +68,7 @@ export class CategoriesController {
   }
 
   @Delete(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 410], description: 'The category as it is now' })
   @RequiresLogin()
   @ID_PARAM
   remove(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
@@ -75,11 +82,13 @@ export class TagsController {
   constructor(private readonly terms: TermService) {}
 
   @Get()
+  @ApiAnswers(TermResponse, { list: 'tags', errors: [404] })
   list(@Query() query: ListTagsQueryDto, @Context() context: RequestContext) {
     return this.terms.list('tag', query, context);
   }
 
   @Post()
+  @ApiAnswers(TermResponse, { status: 201, write: true, errors: [403, 409, 413, 415], description: 'The created tag' })
   @RequiresLogin()
   @HttpCode(201)
   async create(@Body() body: CreateTagDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -87,12 +96,14 @@ export class TagsController {
   }
 
   @Get(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { errors: [403, 404] })
   @ID_PARAM
   get(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
     return this.terms.get('tag', id, context);
   }
 
   @Post(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The tag as written' })
   @RequiresLogin()
   @HttpCode(200)
   @ID_PARAM
@@ -101,6 +112,7 @@ export class TagsController {
   }
 
   @Put(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The tag as written' })
   @RequiresLogin()
   @ID_PARAM
   updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext) {
@@ -108,6 +120,7 @@ export class TagsController {
   }
 
   @Patch(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The tag as written' })
   @RequiresLogin()
   @ID_PARAM
   updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext) {
@@ -115,6 +128,7 @@ export class TagsController {
   }
 
   @Delete(ID_SEGMENT)
+  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 410], description: 'The tag as it is now' })
   @RequiresLogin()
   @ID_PARAM
   remove(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {

@@ -1,5 +1,6 @@
 import { recordController } from '@calendar/records';
 import { CreateVenueDto, ListVenuesQueryDto, UpdateVenueDto } from './dto/venue.dto';
+import { VenueResponse } from './dto/venue.mapper';
 import { VenueService } from './venue.service';
 
 /** `/venues`: list, create, and read, update and trash by id and by slug (SPEC §5). */
@@ -9,5 +10,6 @@ export const VenueController = recordController({
   service: VenueService,
   create: CreateVenueDto,
   update: UpdateVenueDto,
+  model: VenueResponse,
   list: ListVenuesQueryDto,
 });

@@ -1,11 +1,12 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TokenService, UserService } from '@calendar/shared/auth';
 import { AppConfig, loadConfig } from '@calendar/shared/config';
-import { createLogger, Logger } from '@calendar/shared/http';
+import { createLogger, DiscoveryService, Logger } from '@calendar/shared/http';
 import { createTestDatabase, Engine, resetDatabase, TestDatabase } from '@calendar/shared/testing';
 import type { Role } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/bootstrap';
+import { OpenApiCheck } from './openapi-check';
 
 declare const E2E_ENGINE: Engine;
 
@@ -62,6 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   }
   const dataSource = app.get(DataSource);
   let users = 0;
+  let check: OpenApiCheck | undefined;
   return {
     config,
     dataSource,
@@ -82,7 +84,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       }
       const response = await app.inject({ method: method as 'GET', url: path, headers, payload });
       let body: unknown = undefined;
-      if (String(response.headers['content-type'] ?? '').includes('json') && response.body !== '') body = JSON.parse(response.body);
+      const contentType = String(response.headers['content-type'] ?? '');
+      if (contentType.includes('json') && response.body !== '') body = JSON.parse(response.body);
+      // Every answer is held to the API description the service serves.
+      // The document as `GET .../doc` serves it (taken from the service itself, so that no request is added).
+      const described = () => app.get(DiscoveryService).openApi({ headers: { host: HOST }, protocol: 'http' } as never, config.defaultLanguage);
+      check ??= new OpenApiCheck(described() as never, config.apiRoot, config.languages.filter((language) => language !== config.defaultLanguage));
+      const problems = check.problems(method, path, response.statusCode, contentType, body);
+      if (problems.length > 0) throw new Error(`The answer is not as the API description says:\n${problems.join('\n')}`);
       return { status: response.statusCode, headers: response.headers, body, text: response.body };
     },
     async user(role, login) {

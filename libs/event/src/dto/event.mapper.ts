@@ -1,8 +1,10 @@
 import { RequestContext } from '@calendar/i18n';
-import { CommonFields, ImageResponse, LanguageFields, mapRecordCommon, plainText, presentImage, RecordKind, RecordPresenter } from '@calendar/records';
+import { ImageResponse, IMAGE_OR_FALSE, JSON_LD, mapRecordCommon, plainText, presentImage, RecordKind, RecordPresenter, RecordResponse } from '@calendar/records';
+import { arrayOf, BOOLEAN, Field, INTEGER, ref, STRING, WALL_CLOCK } from '@calendar/shared/http';
+import { ApiExtraModels } from '@nestjs/swagger';
 import type { MediaEntity } from '@calendar/records';
 import { organizerJsonLd, OrganizerResponse } from '@calendar/organizer';
-import type { TermResponse } from '@calendar/taxonomy';
+import { TermResponse } from '@calendar/taxonomy';
 import { utcWallClock, zonedWallClock } from '@calendar/shared/time';
 import { venueJsonLd, VenueResponse } from '@calendar/venue';
 import { DateTime } from 'luxon';
@@ -24,37 +26,99 @@ export const EVENT_KIND: RecordKind<EventEntity, EventTranslationEntity> = {
   revised: true,
 };
 
-export type EventResponse = CommonFields & {
+/** The event object of SPEC §4.1: what `mapEvent` builds, and the model of the API description. */
+@ApiExtraModels(DateDetails, CostDetails, TermResponse, VenueResponse, OrganizerResponse)
+export class EventResponse extends RecordResponse {
+  @Field(STRING)
   title: string;
+
+  @Field({ ...STRING, description: 'Sanitised HTML; empty while the event is locked by its password' })
   description: string;
+
+  @Field(STRING)
   excerpt: string;
+
+  @Field(STRING)
   slug: string;
+
+  @Field(IMAGE_OR_FALSE)
   image: ImageResponse | false;
+
+  @Field(BOOLEAN)
   all_day: boolean;
+
+  @Field({ ...WALL_CLOCK, description: 'Wall-clock time in the time zone of the event' })
   start_date: string;
+
+  @Field(ref(DateDetails))
   start_date_details: DateDetails;
+
+  @Field({ ...WALL_CLOCK, description: 'Wall-clock time in the time zone of the event' })
   end_date: string;
+
+  @Field(ref(DateDetails))
   end_date_details: DateDetails;
+
+  @Field({ ...WALL_CLOCK, description: 'Wall-clock time in UTC' })
   utc_start_date: string;
+
+  @Field(ref(DateDetails))
   utc_start_date_details: DateDetails;
+
+  @Field({ ...WALL_CLOCK, description: 'Wall-clock time in UTC' })
   utc_end_date: string;
+
+  @Field(ref(DateDetails))
   utc_end_date_details: DateDetails;
+
+  @Field({ ...STRING, description: 'IANA name or UTC±H[:MM]' })
   timezone: string;
+
+  @Field(STRING)
   timezone_abbr: string;
+
+  @Field(STRING)
   cost: string;
+
+  @Field(ref(CostDetails))
   cost_details: CostDetails;
+
+  @Field(STRING)
   website: string;
+
+  @Field(BOOLEAN)
   show_map: boolean;
+
+  @Field(BOOLEAN)
   show_map_link: boolean;
+
+  @Field(BOOLEAN)
   hide_from_listings: boolean;
+
+  @Field(BOOLEAN)
   sticky: boolean;
+
+  @Field(BOOLEAN)
   featured: boolean;
+
+  @Field(arrayOf(ref(TermResponse)))
   categories: TermResponse[];
+
+  @Field(arrayOf(ref(TermResponse)))
   tags: TermResponse[];
+
+  @Field({ oneOf: [ref(VenueResponse), arrayOf(ref(VenueResponse))], description: 'The venue, or a list when the event has none or several' })
   venue: VenueResponse | VenueResponse[];
+
+  @Field(arrayOf(ref(OrganizerResponse)))
   organizer: OrganizerResponse[];
+
+  @Field({ ...INTEGER, description: 'The parent event, 0 for none' })
   post_parent: number;
-} & LanguageFields & { json_ld?: Record<string, unknown> };
+
+  @Field(JSON_LD, false)
+  json_ld?: Record<string, unknown>;
+}
 
 export interface EventEmbeds {
   image: MediaEntity | null;

@@ -1,5 +1,6 @@
 import { RequestContext } from '@calendar/i18n';
-import { CommonFields, ImageResponse, LanguageFields, mapRecordCommon, plainText, presentImage, RecordKind, RecordPresenter } from '@calendar/records';
+import { ImageResponse, IMAGE_OR_FALSE, JSON_LD, mapRecordCommon, plainText, presentImage, RecordKind, RecordPresenter, RecordResponse } from '@calendar/records';
+import { Field, STRING } from '@calendar/shared/http';
 import type { MediaEntity } from '@calendar/records';
 import { OrganizerEntity, OrganizerTranslationEntity } from '../entities/organizer.entity';
 
@@ -15,15 +16,32 @@ export const ORGANIZER_KIND: RecordKind<OrganizerEntity, OrganizerTranslationEnt
   trashedCode: 'organizer-not-accessible',
 };
 
-export type OrganizerResponse = CommonFields & {
+/** The organizer object of SPEC §5.1: what `mapOrganizer` builds, and the model of the API description. */
+export class OrganizerResponse extends RecordResponse {
+  @Field({ ...STRING, description: 'The name' })
   organizer: string;
+
+  @Field({ ...STRING, description: 'Sanitised HTML' })
   description: string;
+
+  @Field(STRING)
   slug: string;
+
+  @Field(IMAGE_OR_FALSE)
   image: ImageResponse | false;
+
+  @Field(STRING)
   phone: string;
+
+  @Field(STRING)
   website: string;
+
+  @Field(STRING)
   email: string;
-} & LanguageFields & { json_ld?: Record<string, unknown> };
+
+  @Field(JSON_LD, false)
+  json_ld?: Record<string, unknown>;
+}
 
 /** The organizer object of SPEC §5.1; `json_ld` (schema.org Organization) only when asked for. */
 export function mapOrganizer(

@@ -2,17 +2,9 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiException } from '@calendar/shared/http';
 import { EntityManager, In, DataSource } from 'typeorm';
+import { ImageResponse } from '../record.model';
 import { imageExtension } from './image.param';
 import { MediaEntity } from './media.entity';
-
-export interface ImageResponse {
-  id: number;
-  url: string;
-  extension: string;
-  width?: number;
-  height?: number;
-  sizes: Record<string, never>;
-}
 
 /** The media registry shared by venues, organizers and events. */
 @Injectable()

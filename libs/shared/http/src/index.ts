@@ -20,3 +20,4 @@ export * from './count-memo';
 export * from './fragment-cache';
 export * from './json-text';
 export * from './revision-cache';
+export * from './answers';

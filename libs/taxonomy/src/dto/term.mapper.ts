@@ -1,21 +1,59 @@
 import { pickTranslated, RequestContext, translationsKey } from '@calendar/i18n';
-import { LinkBuilder } from '@calendar/shared/http';
+import { Field, INTEGER, LinkBuilder, ref, STRING, TRANSLATIONS, TranslationSummary, URI } from '@calendar/shared/http';
+import { ApiExtraModels } from '@nestjs/swagger';
 import type { TermEntity } from '../entities/term.entity';
 import { TAXONOMIES } from '../taxonomy';
 
-export interface TermResponse {
+/** The links of a term (`urls`). */
+export class TermUrls {
+  @Field(URI)
+  self: string;
+
+  @Field(URI)
+  collection: string;
+
+  @Field({ ...URI, description: 'The parent category' }, false)
+  up?: string;
+}
+
+/** The term object of SPEC §6.1 (categories and tags): what `mapTerm` builds, and the model of the API description. */
+@ApiExtraModels(TermUrls, TranslationSummary)
+export class TermResponse {
+  @Field(INTEGER)
   id: number;
+
+  @Field(STRING)
   name: string;
+
+  @Field(STRING)
   slug: string;
+
+  @Field(STRING)
   description: string;
+
+  @Field({ type: 'string', enum: ['tribe_events_cat', 'post_tag'] })
   taxonomy: string;
+
+  @Field({ ...INTEGER, description: 'Categories only: the parent category, 0 for none' }, false)
   parent?: number;
+
+  @Field({ ...INTEGER, description: 'Published events in the term' })
   count: number;
+
+  @Field(URI)
   url: string;
+
+  @Field(URI)
   rest_url: string;
-  urls: { self: string; collection: string; up?: string };
+
+  @Field(ref(TermUrls))
+  urls: TermUrls;
+
+  @Field(STRING)
   lang: string;
-  translations: Record<string, Record<string, unknown>>;
+
+  @Field(TRANSLATIONS)
+  translations: Record<string, TranslationSummary>;
 }
 
 /** The term object of SPEC §6.1, presented in the request language. */

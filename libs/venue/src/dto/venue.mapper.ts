@@ -1,5 +1,6 @@
 import { RequestContext } from '@calendar/i18n';
-import { CommonFields, ImageResponse, LanguageFields, mapRecordCommon, plainText, presentImage, RecordKind, RecordPresenter } from '@calendar/records';
+import { ImageResponse, IMAGE_OR_FALSE, JSON_LD, mapRecordCommon, plainText, presentImage, RecordKind, RecordPresenter, RecordResponse } from '@calendar/records';
+import { BOOLEAN, Field, nullable, NUMBER, STRING } from '@calendar/shared/http';
 import type { MediaEntity } from '@calendar/records';
 import { VenueEntity, VenueTranslationEntity } from '../entities/venue.entity';
 
@@ -15,25 +16,62 @@ export const VENUE_KIND: RecordKind<VenueEntity, VenueTranslationEntity> = {
   trashedCode: 'venue-not-accessible',
 };
 
-export type VenueResponse = CommonFields & {
+/** The venue object of SPEC §5.1: what `mapVenue` builds, and the model of the API description. */
+export class VenueResponse extends RecordResponse {
+  @Field({ ...STRING, description: 'The name' })
   venue: string;
+
+  @Field({ ...STRING, description: 'Sanitised HTML' })
   description: string;
+
+  @Field(STRING)
   slug: string;
+
+  @Field(IMAGE_OR_FALSE)
   image: ImageResponse | false;
+
+  @Field(STRING)
   address: string;
+
+  @Field(STRING)
   city: string;
+
+  @Field(STRING)
   country: string;
+
+  @Field(STRING)
   province: string;
+
+  @Field(STRING)
   state: string;
+
+  @Field(STRING)
   zip: string;
+
+  @Field(STRING)
   phone: string;
+
+  @Field(STRING)
   stateprovince: string;
+
+  @Field(STRING)
   website: string;
+
+  @Field(BOOLEAN)
   show_map: boolean;
+
+  @Field(BOOLEAN)
   show_map_link: boolean;
+
+  @Field(nullable(NUMBER))
   geo_lat: number | null;
+
+  @Field(nullable(NUMBER))
   geo_lng: number | null;
-} & LanguageFields & { json_ld?: Record<string, unknown> };
+
+  @Field(JSON_LD, false)
+  json_ld?: Record<string, unknown>;
+}
 
 /** The venue object of SPEC §5.1; `json_ld` (schema.org Place) only when asked for. */
 export function mapVenue(venue: VenueEntity, context: RequestContext, presenter: RecordPresenter, image: MediaEntity | null, jsonLd: boolean): VenueResponse {

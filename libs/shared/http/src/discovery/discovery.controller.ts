@@ -4,6 +4,7 @@ import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common'
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '@calendar/shared/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiAnswers, FREE_OBJECT, STRING } from '../answers';
 import { ApiException } from '../api-exception';
 import { NAMESPACE } from '../constants';
 import { LinkBuilder } from '../links';
@@ -23,6 +24,9 @@ const UI_ASSETS: Record<string, string> = {
  * the webpack bundle it answers a module id, not a path.
  */
 const swaggerUiFolder: () => string = require('swagger-ui-dist/absolute-path.js');
+
+const NAMESPACE_INDEX = { type: 'object', properties: { namespace: STRING, routes: { type: 'object', additionalProperties: FREE_OBJECT } }, required: ['namespace', 'routes'] };
+const OPENAPI_DOCUMENT = { type: 'object', properties: { openapi: { type: 'string', const: '3.1.0' } }, required: ['openapi', 'info', 'paths'] };
 
 function languageOf(request: FastifyRequest, config: AppConfig): string {
   return request.language ?? config.defaultLanguage;
@@ -57,6 +61,7 @@ export class DiscoveryController {
 
   /** The namespace index: every route with its arguments. */
   @Get(NAMESPACE)
+  @ApiAnswers({ schema: NAMESPACE_INDEX }, { description: 'The WordPress-style index of the namespace', errors: [404] })
   index(@Query() query: NamespaceIndexDto, @Req() request: FastifyRequest) {
     if (query.namespace !== NAMESPACE) throw ApiException.noRoute();
     return this.discovery.index(request, languageOf(request, this.config));
@@ -64,12 +69,14 @@ export class DiscoveryController {
 
   /** The OpenAPI 3.1 description of the namespace. */
   @Get(`${NAMESPACE}/doc`)
+  @ApiAnswers({ schema: OPENAPI_DOCUMENT }, { description: 'This document' })
   doc(@Query() _query: DocDto, @Req() request: FastifyRequest) {
     return this.discovery.openApi(request, languageOf(request, this.config));
   }
 
   /** A browsable page of the OpenAPI description. */
   @Get(`${NAMESPACE}/doc/ui`)
+  @ApiAnswers({ schema: STRING, type: 'text/html' }, { description: 'A browsable page of this document' })
   @Header('Content-Type', 'text/html; charset=utf-8')
   ui(@Query() _query: DocDto, @Req() request: FastifyRequest): string {
     const language = languageOf(request, this.config);

@@ -1,0 +1,158 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+
+/** A property of a response model declared by its JSON schema (OpenAPI 3.1). */
+export function Field(schema: Record<string, unknown>, required = true): PropertyDecorator {
+  return ApiProperty({ ...schema, required } as never);
+}
+
+export const STRING = { type: 'string' };
+export const INTEGER = { type: 'integer' };
+export const NUMBER = { type: 'number' };
+export const BOOLEAN = { type: 'boolean' };
+export const URI = { type: 'string', format: 'uri' };
+/** `YYYY-MM-DD HH:MM:SS` (SPEC §4.1). */
+export const WALL_CLOCK = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' };
+export const FREE_OBJECT = { type: 'object', additionalProperties: true };
+
+export const ref = (model: Type<unknown>) => ({ $ref: getSchemaPath(model) });
+export const nullable = (schema: Record<string, unknown>) => ({ oneOf: [schema, { type: 'null' }] });
+export const arrayOf = (schema: Record<string, unknown>) => ({ type: 'array', items: schema });
+export const mapOf = (schema: Record<string, unknown>) => ({ type: 'object', additionalProperties: schema });
+
+/** A record's address in one language (`translations`, SPEC §7). */
+export class TranslationSummary {
+  @Field(STRING)
+  slug: string;
+
+  @Field(STRING)
+  title: string;
+
+  @Field(URI)
+  rest_url: string;
+}
+
+export const TRANSLATIONS = { ...mapOf(ref(TranslationSummary)), description: 'The record in each language it has a text in, by language code' };
+
+/** Every `code` of the error envelope (SPEC §3.1), by HTTP status. */
+export const ERROR_CODES: Record<number, string[]> = {
+  400: ['rest_invalid_param', 'rest_missing_callback_param', 'rest_invalid_json', 'rest_bad_request', 'rest_bad_url', 'tickets-not-supported'],
+  401: ['rest_not_logged_in', 'rest_invalid_credentials'],
+  403: [
+    'rest_forbidden',
+    'event-not-accessible',
+    'venue-not-accessible',
+    'organizer-not-accessible',
+    'event-no-longer-available',
+    'event-password-protected',
+  ],
+  404: [
+    'rest_no_route',
+    'rest-event-not-found',
+    'rest-venue-not-found',
+    'rest-organizer-not-found',
+    'rest-category-not-found',
+    'rest-tag-not-found',
+    'event-archive-page-not-found',
+    'venue-archive-page-not-found',
+    'organizer-archive-page-not-found',
+    'category-archive-page-not-found',
+    'tag-archive-page-not-found',
+  ],
+  405: ['rest_no_route'],
+  409: ['term-exists', 'slug-exists', 'rest_conflict'],
+  410: ['event-is-in-trash', 'venue-is-in-trash', 'organizer-is-in-trash'],
+  413: ['rest_request_too_large'],
+  414: ['rest_uri_too_long'],
+  415: ['rest_unsupported_media_type'],
+  500: ['internal-error'],
+  503: ['service-unavailable'],
+};
+
+export class ErrorData {
+  @Field({ ...INTEGER, description: 'The HTTP status' })
+  status: number;
+
+  @Field({ description: 'Invalid parameters and what is allowed (400 rest_invalid_param), or the missing ones', oneOf: [mapOf(STRING), arrayOf(STRING)] }, false)
+  params?: Record<string, string> | string[];
+}
+
+/** The error envelope of SPEC §3.1. */
+export class ErrorEnvelope {
+  @Field({ type: 'string', enum: [...new Set(Object.values(ERROR_CODES).flat())] })
+  code: string;
+
+  @Field({ ...STRING, description: 'Human text in English' })
+  message: string;
+
+  @Field({ type: 'object', properties: { status: INTEGER }, required: ['status'], additionalProperties: true })
+  data: ErrorData;
+}
+
+const HEADER = (description: string) => ({ description, schema: STRING });
+const PAGING_HEADERS = {
+  'X-WP-Total': { description: 'Number of matching records', schema: INTEGER },
+  'X-WP-TotalPages': { description: 'Number of pages', schema: INTEGER },
+  'X-TEC-Total': { description: 'Same as X-WP-Total', schema: INTEGER },
+  'X-TEC-TotalPages': { description: 'Same as X-WP-TotalPages', schema: INTEGER },
+  Link: HEADER('rel="prev"/"next" pages, and the API root (rel="https://api.w.org/")'),
+};
+const READ_HEADERS = { ETag: HEADER('Strong validator of the body (If-None-Match gives 304)') };
+
+export interface AnswerOptions {
+  /** The success status (200 unless said). */
+  status?: number;
+  /** A list answer: the envelope key holding the items (`events`). */
+  list?: string;
+  /** The error statuses the route can answer besides those every route can (400, 401 for bad credentials, 414, 500, 503). */
+  errors?: number[];
+  /** A write: its answer carries no ETag and is never a 304. */
+  write?: boolean;
+  description?: string;
+}
+
+/** The list envelope of SPEC §3.3 around items of `model`. */
+export function listSchema(key: string, model: Type<unknown>): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      [key]: arrayOf(ref(model)),
+      rest_url: URI,
+      next_rest_url: URI,
+      previous_rest_url: URI,
+      total: INTEGER,
+      total_pages: INTEGER,
+    },
+    required: [key, 'rest_url', 'total', 'total_pages'],
+    additionalProperties: false,
+  };
+}
+
+/**
+ * Declares what a route answers: its success body (the model class its answers are built as, or the list
+ * envelope of it), headers, and each error status with the envelope of SPEC §3.1.
+ */
+export function ApiAnswers(model: Type<unknown> | { schema: Record<string, unknown>; type?: string }, options: AnswerOptions = {}): MethodDecorator & ClassDecorator {
+  const status = options.status ?? 200;
+  const read = !options.write;
+  const errors = [...new Set([400, 401, ...(options.errors ?? []), 414, 500, 503])].sort((a, b) => a - b);
+  const given = 'schema' in model ? model : null;
+  const schema = given ? given.schema : options.list ? listSchema(options.list, model as Type<unknown>) : ref(model as Type<unknown>);
+  return applyDecorators(
+    ...(given ? [ApiExtraModels(ErrorEnvelope)] : [ApiExtraModels(model as Type<unknown>, ErrorEnvelope)]),
+    ApiResponse({
+      status,
+      description: options.description ?? (options.list ? `A page of ${options.list}` : 'The record'),
+      content: { [given?.type ?? 'application/json']: { schema } },
+      headers: { ...(options.list ? PAGING_HEADERS : {}), ...(read ? READ_HEADERS : {}) },
+    } as never),
+    ...(read ? [ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag)' })] : []),
+    ...errors.map((code) =>
+      ApiResponse({
+        status: code,
+        description: (ERROR_CODES[code] ?? []).join(', '),
+        schema: { allOf: [ref(ErrorEnvelope), { properties: { code: { enum: ERROR_CODES[code] } } }] },
+      } as never),
+    ),
+  );
+}
