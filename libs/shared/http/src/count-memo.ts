@@ -17,42 +17,30 @@ export class CountMemo {
     readonly capacity: number,
   ) {}
 
-  /** `request`: the request counting, whose data version is read once and shared with the other per-version parts. */
+  /**
+   * `request`: the request counting, whose data version is read once and shared with the other per-version parts.
+   * The version is read before counting: the count then sees at least that version's data.
+   */
   async count(key: string, compute: () => Promise<number>, request: object = {}): Promise<number> {
     if (this.capacity === 0) return compute();
-    // The version is read before counting: the count then sees at least that version's data.
-    const version = await dataVersionFor(request, this.versions);
-    const found = this.entries.get(key);
-    if (found?.version === version) return found.count;
-    const flightKey = `${version}\u0000${key}`;
-    const running = this.pending.get(flightKey);
-    if (running) return running;
-    const counting = compute()
-      .then((count) => {
-        this.entries.delete(key);
-        this.entries.set(key, { version, count });
-        if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-        return count;
-      })
-      .finally(() => this.pending.delete(flightKey));
-    this.pending.set(flightKey, counting);
-    return counting;
+    return this.countSince(key, request, async (version) => ({ count: await compute(), version }), async () => null);
   }
 
   /**
    * A total that catches up with writes instead of being counted again after each: `counted` gives a count together
    * with the global version it was taken at (one statement, so that the two agree exactly); after writes,
    * `catchUp(from, to)` gives the change of the total between the two versions when it can be had without a full
-   * count (the writes only added events: count those), or null, and the total is then counted again.
+   * count (the writes only added events: count those), or null, and the total is then counted again. `counted`
+   * is given the version the request read.
    */
   async countSince(
     key: string,
     request: object,
-    counted: () => Promise<{ count: number; version: number }>,
+    counted: (requestVersion: number) => Promise<{ count: number; version: number }>,
     catchUp: (from: number, to: number) => Promise<number | null>,
   ): Promise<number> {
-    if (this.capacity === 0) return (await counted()).count;
     const version = await dataVersionFor(request, this.versions);
+    if (this.capacity === 0) return (await counted(version)).count;
     const found = this.entries.get(key);
     if (found?.version === version) return found.count;
     const flightKey = `${version}\u0000${key}`;
@@ -60,7 +48,7 @@ export class CountMemo {
     if (running) return running;
     const counting = (async () => {
       const change = found && found.version < version ? await catchUp(found.version, version) : null;
-      const result = found && change !== null ? { count: found.count + change, version } : await counted();
+      const result = found && change !== null ? { count: found.count + change, version } : await counted(version);
       // Kept under the version it is exact for, unless a newer one is kept meanwhile.
       const kept = this.entries.get(key);
       if (!kept || kept.version <= result.version) {
