@@ -162,10 +162,6 @@ export class EventRepository {
     return qb;
   }
 
-  count(filter: EventListFilter): Promise<number> {
-    return this.filtered(filter).getCount();
-  }
-
   /** The number of matching events and the global data version, read together in one statement. */
   async countAtVersion(filter: EventListFilter): Promise<{ count: number; version: number }> {
     const row = await this.filtered(filter).select('COUNT(*)', 'count').addSelect('(SELECT version FROM data_version WHERE id = 1)', 'version').getRawOne();
