@@ -23,7 +23,6 @@ export default async () => {
     rootDir: __dirname,
     testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
     globals: { E2E_ENGINE: engine },
-    testTimeout: 30000,
   }));
   // The browser tests run when Chromium is installed; with REQUIRE_BROWSER=1 a missing one fails the run.
   const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -34,12 +33,12 @@ export default async () => {
       rootDir: __dirname,
       testMatch: ['<rootDir>/browser/**/*.browser-spec.ts'],
       globals: { CHROMIUM_PATH: chromium } as never,
-      testTimeout: 60000,
     });
   } else if (process.env['REQUIRE_BROWSER'] === '1') {
     throw new Error(`REQUIRE_BROWSER=1 but there is no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
   } else {
     process.stderr.write(`No Chromium at ${chromium}: the browser tests do not run (apt-get install chromium, or set CHROMIUM_PATH).\n`);
   }
-  return { rootDir: __dirname, maxWorkers: 2, projects };
+  // The time limit of a test is a setting of the whole run (jest ignores it inside `projects`).
+  return { rootDir: __dirname, maxWorkers: 2, testTimeout: 60000, projects };
 };
