@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuiltService, createTestDatabase, rssMb, startBuiltService, TestDatabase } from '@calendar/shared/testing';
+// The example client of the repository, typed from the document (tools/client), run as a user would run it.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { runExample } from '../../../tools/client/src/example';
 import { ENGINE } from './support/test-app';
 
 /*
@@ -176,4 +179,14 @@ describe(`the built bundle (${ENGINE})`, () => {
     expect(rss).toBeGreaterThan(0);
     expect(rss).toBeLessThanOrEqual(250);
   }, 120_000);
+
+  it('is driven by a client typed from its own document: create, list, update, trash', async () => {
+    const run = await runExample(`${service.base}${NS}`, ADMIN_TOKEN);
+    expect(run).toEqual({
+      created: { id: run.created.id, title: 'Typed client concert', start_date: '2031-05-04 20:00:00' },
+      listed: ['Typed client concert'],
+      renamed: 'Typed client concert, renamed',
+      trashed: 'trash',
+    });
+  });
 });
