@@ -69,14 +69,6 @@ export const ERROR_CODES: Record<number, string[]> = {
   503: ['service-unavailable'],
 };
 
-export class ErrorData {
-  @Field({ ...INTEGER, description: 'The HTTP status' })
-  status: number;
-
-  @Field({ description: 'Invalid parameters and what is allowed (400 rest_invalid_param), or the missing ones', oneOf: [mapOf(STRING), arrayOf(STRING)] }, false)
-  params?: Record<string, string> | string[];
-}
-
 /** The error envelope of SPEC §3.1. */
 export class ErrorEnvelope {
   @Field({ type: 'string', enum: [...new Set(Object.values(ERROR_CODES).flat())] })
@@ -85,8 +77,16 @@ export class ErrorEnvelope {
   @Field({ ...STRING, description: 'Human text in English' })
   message: string;
 
-  @Field({ type: 'object', properties: { status: INTEGER }, required: ['status'], additionalProperties: true })
-  data: ErrorData;
+  @Field({
+    type: 'object',
+    properties: {
+      status: { ...INTEGER, description: 'The HTTP status' },
+      params: { description: 'Invalid parameters and what is allowed (rest_invalid_param), or the missing ones (rest_missing_callback_param)', oneOf: [mapOf(STRING), arrayOf(STRING)] },
+    },
+    required: ['status'],
+    additionalProperties: true,
+  })
+  data: { status: number; params?: Record<string, string> | string[]; [key: string]: unknown };
 }
 
 const HEADER = (description: string) => ({ description, schema: STRING });
