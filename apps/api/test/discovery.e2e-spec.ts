@@ -113,7 +113,12 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
     const reply = await t.request('GET', '/wp-json/calendar/events/v1/doc');
     expect(reply.status).toBe(200);
     expect(reply.body.openapi).toBe('3.1.0');
-    expect(reply.body.servers).toEqual([{ url: API }]);
+    const languageBase = {
+      url: `${ORIGIN}/{language}/wp-json/calendar/events/v1`,
+      description: 'The same API with texts and addresses in another language (SPEC §7)',
+      variables: { language: { default: 'fr', enum: ['fr', 'zh-hans'] } },
+    };
+    expect(reply.body.servers).toEqual([{ url: API }, languageBase]);
     expect(Object.keys(reply.body.paths)).toEqual([
       '/',
       '/doc',
@@ -136,7 +141,7 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
     await expect(SwaggerParser.validate(structuredClone(reply.body))).resolves.toBeDefined();
 
     const french = await t.request('GET', '/fr/wp-json/calendar/events/v1/doc');
-    expect(french.body.servers).toEqual([{ url: FR_API }]);
+    expect(french.body.servers).toEqual([{ url: FR_API }, languageBase]);
   });
 
   it('declares the body of every answer, from the classes the answers are built as, and every error status', async () => {

@@ -3,6 +3,7 @@ import { AppConfig } from '@calendar/shared/config';
 import type { FastifyRequest } from 'fastify';
 import { NAMESPACE } from '../constants';
 import { LinkBuilder } from '../links';
+import { requestOrigin } from '../request-context';
 import { HTTP_METHODS, OpenApiDocument, OperationObject, SchemaObject } from './openapi';
 
 interface IndexArg {
@@ -52,7 +53,17 @@ export class DiscoveryService {
   }
 
   openApi(request: FastifyRequest, language: string): OpenApiDocument {
-    return { ...this.doc, servers: [{ url: this.links.namespace(request, language) }] };
+    // The namespace in the request's language first (SPEC §11.1), then the same API under each other language base.
+    const others = this.config.languages.filter((other) => other !== this.config.defaultLanguage);
+    const servers: NonNullable<OpenApiDocument['servers']> = [{ url: this.links.namespace(request, language) }];
+    if (others.length > 0) {
+      servers.push({
+        url: `${requestOrigin(request)}/{language}${this.config.apiRoot}/${NAMESPACE}`,
+        description: 'The same API with texts and addresses in another language (SPEC §7)',
+        variables: { language: { default: others[0], enum: others } },
+      });
+    }
+    return { ...this.doc, servers };
   }
 
   /** WordPress-style namespace index (SPEC §1, §11.1). */

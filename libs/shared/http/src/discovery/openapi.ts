@@ -38,7 +38,7 @@ export type PathItem = Partial<Record<HttpMethod, OperationObject>>;
 export interface OpenApiDocument {
   openapi: string;
   info: Record<string, unknown>;
-  servers?: { url: string; description?: string }[];
+  servers?: { url: string; description?: string; variables?: Record<string, { default: string; enum?: string[] }> }[];
   paths: Record<string, PathItem>;
   components?: { schemas?: Record<string, SchemaObject>; [key: string]: unknown };
   [key: string]: unknown;
