@@ -208,7 +208,6 @@ export class EventRepository {
     return loaded.records[0] ? { event: loaded.records[0], links: linksOf(loaded.extras) } : null;
   }
 
-
   /** The venues, organizers and terms of events, each in the order they were given: one query. */
   async links(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<EventLinks> {
     const links: EventLinks = { venues: new Map(), organizers: new Map(), terms: new Map() };

@@ -216,13 +216,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       if (rendering) kept.set(event.id, rendering);
       return !rendering;
     });
-    const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
-    const [images, venues, organizers, terms] = await Promise.all([
-      missing.length > 0 ? this.deps.media.byIds(missing.map((event) => event.imageId)) : new Map<number, never>(),
-      this.venues.presentByIds(all(links.venues), context),
-      this.organizers.presentByIds(all(links.organizers), context),
-      this.terms.presentByIds(all(links.terms), context),
-    ]);
+    const { images, linked } = await this.embeds(missing, links, context);
     for (const event of missing) {
       const lock = locked(event);
       const response = mapEvent(event, context, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked: lock }, false);
@@ -236,20 +230,17 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       this.rendered.set(keyOf(event), event.revision, rendering, rendering.template.size);
       kept.set(event.id, rendering);
     }
-    const pick = <T extends object>(ids: number[] | undefined, map: Map<number, T>) => (ids ?? []).map((id) => map.get(id)).filter((item): item is T => item !== undefined);
     const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;
     return events.map((event) => {
       const { template, jsonLd } = kept.get(event.id) as KeptRendering;
-      const eventTerms = pick(links.terms.get(event.id), terms);
-      const eventVenues = pick(links.venues.get(event.id), venues);
-      const eventOrganizers = pick(links.organizers.get(event.id), organizers);
+      const { venues, organizers, categories, tags } = linked(event);
       return new JsonText<EventResponse>(
         template.fill({
-          categories: list(eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat')),
-          tags: list(eventTerms.filter((term) => term.taxonomy === 'post_tag')),
-          venue: eventVenues.length === 1 ? jsonOf(eventVenues[0]) : list(eventVenues),
-          organizer: list(eventOrganizers),
-          json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, eventVenues, eventOrganizers)) : '',
+          categories: list(categories),
+          tags: list(tags),
+          venue: venues.length === 1 ? jsonOf(venues[0]) : list(venues),
+          organizer: list(organizers),
+          json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, venues, organizers)) : '',
         }),
       );
     });
@@ -258,31 +249,41 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   /** Events with everything they embed, loaded for the whole page in a fixed number of queries. */
   private async presentEvents(events: EventEntity[], context: RequestContext, jsonLd: boolean, unlocked: Set<number>, known?: EventLinks): Promise<EventResponse[]> {
     const links = known ?? (await this.events.links(events.map((event) => event.id)));
+    const { images, linked } = await this.embeds(events, links, context);
+    return events.map((event) =>
+      mapEvent(
+        event,
+        context,
+        this.deps,
+        { image: images.get(event.imageId ?? 0) ?? null, ...linked(event), locked: event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller) },
+        jsonLd,
+      ),
+    );
+  }
+
+  /**
+   * The images of `withImages`, and for each event the venues, organizers, categories and tags it links to, as the
+   * caller may see them (kept renderings, FragmentCache): what both ways of answering with events embed.
+   */
+  private async embeds(withImages: EventEntity[], links: EventLinks, context: RequestContext) {
     const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
     const [images, venues, organizers, terms] = await Promise.all([
-      this.deps.media.byIds(events.map((event) => event.imageId)),
+      withImages.length > 0 ? this.deps.media.byIds(withImages.map((event) => event.imageId)) : new Map<number, never>(),
       this.venues.presentByIds(all(links.venues), context),
       this.organizers.presentByIds(all(links.organizers), context),
       this.terms.presentByIds(all(links.terms), context),
     ]);
     const pick = <T>(ids: number[] | undefined, map: Map<number, T>) => (ids ?? []).map((id) => map.get(id)).filter((item): item is T => item !== undefined);
-    return events.map((event) => {
+    const linked = (event: EventEntity) => {
       const eventTerms = pick(links.terms.get(event.id), terms);
-      return mapEvent(
-        event,
-        context,
-        this.deps,
-        {
-          image: images.get(event.imageId ?? 0) ?? null,
-          venues: pick(links.venues.get(event.id), venues),
-          organizers: pick(links.organizers.get(event.id), organizers),
-          categories: eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat'),
-          tags: eventTerms.filter((term) => term.taxonomy === 'post_tag'),
-          locked: event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller),
-        },
-        jsonLd,
-      );
-    });
+      return {
+        venues: pick(links.venues.get(event.id), venues),
+        organizers: pick(links.organizers.get(event.id), organizers),
+        categories: eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat'),
+        tags: eventTerms.filter((term) => term.taxonomy === 'post_tag'),
+      };
+    };
+    return { images, linked };
   }
 
   protected present(event: EventEntity, context: RequestContext, options: PresentOptions): EventResponse {

@@ -38,11 +38,9 @@ export class FragmentCache {
     }
     if (missing.length > 0) {
       for (const [id, value] of await compute(missing)) {
-        this.entries.delete(prefix + id);
-        this.entries.set(prefix + id, { version, value });
+        this.keep(prefix + id, version, value);
         found.set(id, value);
       }
-      while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
     }
     return new Map(unique.filter((id) => found.has(id)).map((id) => [id, found.get(id) as T]));
   }
@@ -56,9 +54,14 @@ export class FragmentCache {
     const entry = this.entries.get(entryKey);
     if (entry?.version === version) return entry.value as T;
     const value = await compute();
-    this.entries.delete(entryKey);
-    this.entries.set(entryKey, { version, value });
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.keep(entryKey, version, value);
     return value;
+  }
+
+  /** Keeps a value as the newest entry, the oldest going beyond the capacity. */
+  private keep(key: string, version: number, value: unknown): void {
+    this.entries.delete(key);
+    this.entries.set(key, { version, value });
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }
 }
