@@ -56,14 +56,14 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
           methods: ['GET', 'DELETE'],
           args: {
             id: { required: true, type: 'integer', description: 'Term id' },
-            translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages' },
+            translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages, in any case' },
           },
         },
         {
           methods: ['POST', 'PUT', 'PATCH'],
           args: {
             id: { required: true, type: 'integer', description: 'Term id' },
-            translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages' },
+            translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages, in any case' },
             name: { required: false, type: 'string', description: 'The term name' },
             description: { required: false, type: 'string', description: 'The term description (HTML)' },
             slug: { required: false, type: 'string', description: 'The term slug; empty to make it again from the name' },
@@ -79,7 +79,7 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
     expect(list.endpoints[1]).toEqual({
       methods: ['POST'],
       args: {
-        translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages' },
+        translation_language: { required: false, type: 'string', description: 'Language to read and write texts in; one of the configured languages, in any case' },
         name: { required: true, type: 'string', description: 'The term name' },
         description: { required: false, type: 'string', description: 'The term description (HTML)' },
         slug: { required: false, type: 'string', description: 'The term slug; made from the name when absent' },
@@ -167,14 +167,27 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
     // The suite's check of every answer finds answers that are off the document.
     const check = new OpenApiCheck(doc, '/wp-json', ['fr', 'zh-hans']);
     const list = (await t.request('GET', `${NS_PATH}/tags?hide_empty=0`)).body;
-    expect(check.problems('GET', `${NS_PATH}/tags`, 200, 'application/json', list)).toEqual([]);
+    expect(check.problems({ method: 'GET', url: `${NS_PATH}/tags` }, 200, 'application/json', list)).toEqual([]);
     const { total: _total, ...withoutTotal } = list;
-    expect(check.problems('GET', `${NS_PATH}/tags`, 200, 'application/json', withoutTotal)).toEqual([
+    expect(check.problems({ method: 'GET', url: `${NS_PATH}/tags` }, 200, 'application/json', withoutTotal)).toEqual([
       `GET ${NS_PATH}/tags → 200: (body) must have required property 'total' {"missingProperty":"total"}`,
     ]);
-    expect(check.problems('GET', `/fr${NS_PATH}/events/7`, 409, 'application/json', {})).toEqual([`GET /fr${NS_PATH}/events/7 → 409: status not declared for GET /events/{id}`]);
-    expect(check.problems('GET', `${NS_PATH}/events/7`, 404, 'application/json', { code: 'rest-event-not-found', message: '', data: { status: 404 } })).toEqual([]);
-    expect(check.problems('GET', `${NS_PATH}/events/7`, 404, 'application/json', { code: 'event-is-in-trash', message: '', data: { status: 404 } })).not.toEqual([]);
+    expect(check.problems({ method: 'GET', url: `/fr${NS_PATH}/events/7` }, 409, 'application/json', {})).toEqual([`GET /fr${NS_PATH}/events/7 → 409: status not declared for GET /events/{id}`]);
+    expect(check.problems({ method: 'GET', url: `${NS_PATH}/events/7` }, 404, 'application/json', { code: 'rest-event-not-found', message: '', data: { status: 404 } })).toEqual([]);
+    expect(check.problems({ method: 'GET', url: `${NS_PATH}/events/7` }, 404, 'application/json', { code: 'event-is-in-trash', message: '', data: { status: 404 } })).not.toEqual([]);
+    // ... and accepted requests the document would call invalid.
+    const json = (body: unknown) => ({ contentType: 'application/json', payload: JSON.stringify(body) });
+    const created = (url: string, body?: ReturnType<typeof json>) => check.problems({ method: 'POST', url, ...body }, 201, 'text/plain', undefined);
+    expect(created(`${NS_PATH}/tags?name=A&translation_language=FR`)).toEqual([]);
+    expect(created(`${NS_PATH}/events?title=A`, json({ start_date: 'tomorrow 9am', end_date: 1767225600, featured: 'Yes', venue: '3, 4', categories: ['1,2', 'jazz'], website: '' }))).toEqual([]);
+    expect(created(`${NS_PATH}/events?featured=maybe`)).toEqual([
+      `POST ${NS_PATH}/events?featured=maybe → 201 (query): /featured must be boolean {"type":"boolean"}`,
+      `POST ${NS_PATH}/events?featured=maybe → 201 (query): /featured must be equal to one of the allowed values {"allowedValues":[0,1]}`,
+      `POST ${NS_PATH}/events?featured=maybe → 201 (query): /featured must match pattern "^\\s*(?:0|1|[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]|[yY][eE][sS]|[nN][oO]|[oO][nN]|[oO][fF][fF])\\s*$" {"pattern":"^\\\\s*(?:0|1|[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]|[yY][eE][sS]|[nN][oO]|[oO][nN]|[oO][fF][fF])\\\\s*$"}`,
+      `POST ${NS_PATH}/events?featured=maybe → 201 (query): /featured must match a schema in anyOf {}`,
+    ]);
+    expect(created(`${NS_PATH}/events`, { contentType: 'text/csv', payload: 'a,b' })).toEqual([`POST ${NS_PATH}/events → 201: a text/csv body the document does not declare`]);
+    expect(check.problems({ method: 'GET', url: `${NS_PATH}/events?per_page=1,2` }, 200, 'text/plain', undefined)).not.toEqual([]);
   });
 
   it('serves a browsable page of the document and its assets', async () => {

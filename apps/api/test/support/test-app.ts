@@ -90,7 +90,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       // The document as `GET .../doc` serves it (taken from the service itself, so that no request is added).
       const described = () => app.get(DiscoveryService).openApi({ headers: { host: HOST }, protocol: 'http' } as never, config.defaultLanguage);
       check ??= new OpenApiCheck(described() as never, config.apiRoot, config.languages.filter((language) => language !== config.defaultLanguage));
-      const problems = check.problems(method, path, response.statusCode, contentType, body);
+      const problems = check.problems({ method, url: path, contentType: headers['content-type'], payload }, response.statusCode, contentType, body);
       if (problems.length > 0) throw new Error(`The answer is not as the API description says:\n${problems.join('\n')}`);
       return { status: response.statusCode, headers: response.headers, body, text: response.body };
     },

@@ -1,4 +1,4 @@
-import { isHttpUrl, param, ParamOptions, readInteger, single, ok, bad } from '@calendar/shared/http';
+import { isHttpUrl, param, ParamOptions, readInteger, single, ok, bad, trimmed, DIGITS } from '@calendar/shared/http';
 
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'svg'] as const;
 
@@ -20,6 +20,7 @@ export function ImageParam(options: ParamOptions = {}): PropertyDecorator {
   return param(
     {
       schema: { type: ['integer', 'string'], description: 'Media id or image URL' },
+      accepts: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: trimmed(DIGITS) }, { type: 'string', format: 'uri' }] },
       rule: `must be the id of a known image or an http(s) URL of an image (${IMAGE_EXTENSIONS.map((e) => `.${e}`).join(' ')}), or empty to clear`,
       parse: (value) => {
         const id = readInteger(value);

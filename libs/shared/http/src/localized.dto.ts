@@ -3,6 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidateIf, ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { AppConfig } from '@calendar/shared/config';
+import { ACCEPTS } from './validation';
 
 /** Checks a language against the configured list; the list comes from configuration, through Nest's container. */
 @ValidatorConstraint({ name: 'configuredLanguage' })
@@ -19,9 +20,18 @@ export class ConfiguredLanguageConstraint implements ValidatorConstraintInterfac
   }
 }
 
+/** Stands for "one of the configured languages" in a parameter's accepted forms until the document is served. */
+export const CONFIGURED_LANGUAGE = 'configured-language';
+
 export function LanguageParam(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
-    ApiProperty({ type: 'string', required: false, description: 'Language to read and write texts in; one of the configured languages' })(target, propertyName);
+    ApiProperty({
+      type: 'string',
+      required: false,
+      description: 'Language to read and write texts in; one of the configured languages, in any case',
+      // The configured languages are known when the document is served.
+      [ACCEPTS]: CONFIGURED_LANGUAGE,
+    } as never)(target, propertyName);
     Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))(target, propertyName);
     registerDecorator({
       target: target.constructor,

@@ -39,8 +39,13 @@ export interface ParamOptions {
 }
 
 export interface ParamSpec {
-  /** The OpenAPI schema of the parameter. */
+  /** The OpenAPI schema of the parameter's value, as the service reads it (the namespace index shows this). */
   schema: Record<string, unknown>;
+  /**
+   * Every form the parameter is accepted in, in the query string, a form field or JSON (SPEC §2.2): the API
+   * description declares this one. The value schema when not given.
+   */
+  accepts?: Record<string, unknown>;
   /** What is allowed, as the 400 says it: "must be ...". */
   rule: string;
   /** Reads a raw non-empty value. */
@@ -65,13 +70,15 @@ export function param(spec: ParamSpec, options: ParamOptions): PropertyDecorator
     return parsed.ok ? parsed.value : new Unreadable(value);
   };
   const required = options.required ?? false;
+  const accepts = empty === 'invalid' ? (spec.accepts ?? spec.schema) : orEmpty(spec.accepts ?? spec.schema);
   const decorators: PropertyDecorator[] = [
     ApiProperty({
       ...spec.schema,
+      [ACCEPTS]: accepts,
       required,
       ...(options.default !== undefined ? { default: options.default } : {}),
       ...(options.description ? { description: options.description } : {}),
-    }),
+    } as never),
     Transform(({ value }) => read(value)),
     ValidateBy({
       name: 'param',
@@ -83,6 +90,36 @@ export function param(spec: ParamSpec, options: ParamOptions): PropertyDecorator
   ];
   decorators.push(required ? IsDefined({ message: 'required' }) : ValidateIf((_object, value) => value !== undefined));
   return applyDecorators(...decorators);
+}
+
+/** The extension key under which a parameter's accepted forms travel from its decorator to the document. */
+export const ACCEPTS = 'x-accepts';
+
+/** `^\s*...\s*$`: values are trimmed before they are read. */
+export const trimmed = (pattern: string) => `^\\s*(?:${pattern})\\s*$`;
+
+/** A pattern matching any of the words in any case (JSON Schema patterns have no case-insensitive flag). */
+export function anyCase(words: readonly string[]): string {
+  const letters = (word: string) => [...word].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join('');
+  return trimmed(words.map(letters).join('|'));
+}
+
+/** A comma-separated list of items matching `item` (empty items are skipped, SPEC §2.2). */
+export const commaList = (item: string) => `^[\\s,]*(?:${item})(?:\\s*,[\\s,]*(?:${item}))*[\\s,]*$`;
+
+export const DIGITS = '\\d+';
+const NUMBER_TEXT = '[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?';
+
+/** The accepted forms of a write field that `""` or `null` clears. */
+function orEmpty(schema: Record<string, unknown>): Record<string, unknown> {
+  const alternatives = Array.isArray(schema['anyOf']) ? (schema['anyOf'] as Record<string, unknown>[]) : [schema];
+  return { anyOf: [...alternatives, { type: 'string', pattern: '^\\s*$' }, { type: 'null' }] };
+}
+
+/** A list in every form of SPEC §2.2: one item, a comma-separated string, or an array of either. */
+export function listForms(item: Record<string, unknown>[], itemText: string): Record<string, unknown> {
+  const text = { type: 'string', pattern: commaList(itemText) };
+  return { anyOf: [...item, text, { type: 'array', items: { anyOf: [...item, text] } }] };
 }
 
 export function single(value: unknown): unknown {
@@ -121,6 +158,7 @@ export function IntegerParam(options: ParamOptions & { min?: number; max?: numbe
   return param(
     {
       schema: { type: 'integer', minimum: min, ...(max !== undefined ? { maximum: max } : {}) },
+      accepts: { anyOf: [{ type: 'integer', minimum: min, ...(max !== undefined ? { maximum: max } : {}) }, { type: 'string', pattern: trimmed(DIGITS) }] },
       rule,
       parse: (value) => {
         const number = readInteger(value);
@@ -139,6 +177,7 @@ export function NumberParam(options: ParamOptions & { min?: number; max?: number
   return param(
     {
       schema: { type: 'number', ...(min !== undefined ? (exclusiveMin ? { exclusiveMinimum: min } : { minimum: min }) : {}), ...(max !== undefined ? { maximum: max } : {}) },
+      accepts: { anyOf: [{ type: 'number' }, { type: 'string', pattern: trimmed(NUMBER_TEXT) }] },
       rule: `must be a number${range}`,
       parse: (value) => {
         const item = single(value);
@@ -160,6 +199,7 @@ export function BooleanParam(options: ParamOptions = {}): PropertyDecorator {
   return param(
     {
       schema: { type: 'boolean' },
+      accepts: { anyOf: [{ type: 'boolean' }, { enum: [0, 1] }, { type: 'string', pattern: anyCase(Object.keys(BOOLEAN_WORDS)) }] },
       rule: 'must be a boolean: true/false, 1/0, yes/no or on/off',
       parse: (value) => {
         const flag = readBoolean(value);
@@ -172,7 +212,7 @@ export function BooleanParam(options: ParamOptions = {}): PropertyDecorator {
 
 /** A list of non-negative integers (SPEC §2.2 list forms). `""` or `[]` is an empty list on writes. */
 export function IntegerListParam(options: ParamOptions = {}): PropertyDecorator {
-  return listParam('integer', 'must be a list of integers (a JSON array, comma-separated, or repeated keys)', readInteger, options);
+  return listParam('integer', 'must be a list of integers (a JSON array, comma-separated, or repeated keys)', readInteger, options, undefined, listForms([{ type: 'integer', minimum: 0 }], DIGITS));
 }
 
 /** A list of strings from a fixed set, or of any non-empty strings when `values` is not given. */
@@ -185,7 +225,8 @@ export function StringListParam(options: ParamOptions & { values?: readonly stri
     if (!values) return text;
     return values.find((allowed) => allowed === text.toLowerCase());
   };
-  return listParam('string', rule, readItem, options, values);
+  const accepts = values ? listForms([], anyCase(values).slice(1, -1)) : listForms([{ type: 'number' }], '[^,]*[^,\\s][^,]*');
+  return listParam('string', rule, readItem, options, values, accepts);
 }
 
 function listParam(
@@ -193,11 +234,13 @@ function listParam(
   rule: string,
   readItem: (item: unknown) => unknown,
   options: ParamOptions,
-  values?: readonly string[],
+  values: readonly string[] | undefined,
+  accepts: Record<string, unknown>,
 ): PropertyDecorator {
   return param(
     {
       schema: { type: 'array', items: { type: itemType, ...(values ? { enum: [...values] } : {}) } },
+      accepts,
       rule,
       parse: (value) => {
         const raw = readList(value);
@@ -215,6 +258,7 @@ export function EnumParam(values: readonly string[], options: ParamOptions = {})
   return param(
     {
       schema: { type: 'string', enum: [...values] },
+      accepts: { anyOf: [{ type: 'string', enum: [...values] }, { type: 'string', pattern: anyCase(values) }] },
       rule: `must be one of: ${values.join(', ')}`,
       parse: (value) => {
         const item = single(value);
@@ -244,6 +288,7 @@ export function StringParam(options: ParamOptions & { maxLength?: number } = {})
   return param(
     {
       schema: { type: 'string', ...(maxLength ? { maxLength } : {}) },
+      accepts: { anyOf: [{ type: 'string', ...(maxLength ? { maxLength } : {}) }, { type: 'number' }] },
       rule: `must be a${options.empty === undefined || options.empty === 'invalid' ? ' non-empty' : ''} string${maxLength ? ` of at most ${maxLength} characters` : ''}`,
       parse: (value) => {
         const item = single(value);
@@ -277,6 +322,7 @@ export function HtmlParam(options: ParamOptions = {}): PropertyDecorator {
   return param(
     {
       schema: { type: 'string', contentMediaType: 'text/html' },
+      accepts: { anyOf: [{ type: 'string', contentMediaType: 'text/html' }, { type: 'number' }] },
       rule: 'must be a string of HTML',
       parse: (value) => {
         const item = single(value);
@@ -292,6 +338,7 @@ export function DateTimeParam(options: ParamOptions = {}): PropertyDecorator {
   return param(
     {
       schema: { type: 'string' },
+      accepts: { anyOf: [{ type: 'string' }, { type: 'number' }] },
       rule: `must be ${DATE_TIME_RULE}`,
       parse: (value) => {
         const item = single(value);

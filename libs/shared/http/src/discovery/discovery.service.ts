@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { NAMESPACE } from '../constants';
 import { LinkBuilder } from '../links';
 import { requestOrigin } from '../request-context';
+import { describeAcceptedInputs } from './accepted-inputs';
 import { HTTP_METHODS, OpenApiDocument, OperationObject, SchemaObject } from './openapi';
 
 interface IndexArg {
@@ -28,7 +29,10 @@ interface IndexRoute {
  */
 @Injectable()
 export class DiscoveryService {
+  /** The generated document: typed values, as the namespace index shows them. */
   private document: OpenApiDocument | null = null;
+  /** The document clients are served: inputs in every accepted form, closed answer models. */
+  private described: OpenApiDocument | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -45,6 +49,7 @@ export class DiscoveryService {
       paths[relative] = item;
     }
     this.document = { ...generated, paths };
+    this.described = describeAcceptedInputs(this.document, this.config.languages);
   }
 
   private get doc(): OpenApiDocument {
@@ -63,7 +68,7 @@ export class DiscoveryService {
         variables: { language: { default: others[0], enum: others } },
       });
     }
-    return { ...this.doc, servers };
+    return { ...this.described!, servers };
   }
 
   /** WordPress-style namespace index (SPEC §1, §11.1). */
