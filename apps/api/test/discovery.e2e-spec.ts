@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { checkSync } from 'recheck';
 import { OpenApiCheck } from './support/openapi-check';
 import { API, FR_API, ORIGIN, startTestApp, TestApp } from './support/test-app';
 
@@ -109,14 +110,26 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
     expect(namespace.body.code).toBe('rest_no_route');
   });
 
+  it('declares no pattern a validator could take exponential or polynomial time on (a gateway runs them on every request)', async () => {
+    const patterns = new Set<string>();
+    JSON.stringify((await t.request('GET', '/wp-json/calendar/events/v1/doc')).body, (key, value) => {
+      if (key === 'pattern') patterns.add(value);
+      return value;
+    });
+    expect(patterns.size).toBeGreaterThanOrEqual(8);
+    // recheck decides by analysis (automata, then fuzzing), not by the clock; ECMAScript patterns with the u flag, as Ajv runs them.
+    const verdicts = [...patterns].map((pattern) => [pattern, checkSync(pattern, 'u').status]);
+    expect(verdicts).toEqual([...patterns].map((pattern) => [pattern, 'safe']));
+  });
+
   it('serves an OpenAPI 3.1 document that a validator accepts', async () => {
     const reply = await t.request('GET', '/wp-json/calendar/events/v1/doc');
     expect(reply.status).toBe(200);
     expect(reply.body.openapi).toBe('3.1.0');
     const languageBase = {
       url: `${ORIGIN}/{language}/wp-json/calendar/events/v1`,
-      description: 'The same API with texts and addresses in another language (SPEC §7)',
-      variables: { language: { default: 'fr', enum: ['fr', 'zh-hans'] } },
+      description: 'The same API under a language base: texts and addresses in that language (SPEC §7)',
+      variables: { language: { default: 'fr', enum: ['en', 'fr', 'zh-hans'] } },
     };
     expect(reply.body.servers).toEqual([{ url: API }, languageBase]);
     expect(Object.keys(reply.body.paths)).toEqual([

@@ -17,17 +17,22 @@ export default async () => {
   } else {
     process.stderr.write(`MySQL is not reachable at ${mysqlServerUrl()}: the HTTP suite runs on SQLite only.\n`);
   }
-  const projects = engines.map((engine) => ({
-    displayName: `e2e-${engine}`,
-    preset: join(__dirname, '../../../jest.preset.js'),
-    rootDir: __dirname,
-    testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
-    globals: { E2E_ENGINE: engine },
-  }));
+  // Each engine twice: requests injected into the application, then the same suite over HTTP through Stoplight
+  // Prism's validating proxy (E2E_PRISM=0 leaves the second out, for a quicker run while working).
+  const prism = process.env['E2E_PRISM'] !== '0';
+  const projects = engines.flatMap((engine) =>
+    [false, ...(prism ? [true] : [])].map((throughPrism) => ({
+      displayName: `e2e-${engine}${throughPrism ? '-prism' : ''}`,
+      preset: join(__dirname, '../../../jest.preset.js'),
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
+      globals: { E2E_ENGINE: engine, E2E_PRISM: throughPrism },
+    })),
+  );
   // The browser tests run when Chromium is installed; with REQUIRE_BROWSER=1 a missing one fails the run.
   const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
   if (existsSync(chromium)) {
-    projects.push({
+    (projects as object[]).push({
       displayName: 'browser',
       preset: join(__dirname, '../../../jest.preset.js'),
       rootDir: __dirname,

@@ -63,6 +63,23 @@ describe('the API explorer in Chromium', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
+  it('lists every model of the API description under Schemas, and opens one with its members', async () => {
+    const doc = (await (await fetch(`${service.base}${NS}/doc`)).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    // Swagger UI draws OpenAPI 3.1 schemas with its JSON Schema 2020-12 renderer: one article per model.
+    const title = ':scope > .json-schema-2020-12-head .json-schema-2020-12__title';
+    const models = page.locator('section.models > div > article[data-json-schema-level="0"]');
+    await models.first().waitFor({ timeout: 20_000 });
+    expect((await models.locator(title).allInnerTexts()).sort()).toEqual(Object.keys(doc.components.schemas).sort());
+    const event = models.filter({ has: page.locator(title, { hasText: /^EventResponse$/ }) });
+    await event.locator(':scope > .json-schema-2020-12-head .json-schema-2020-12-accordion').click();
+    const members = event.locator(':scope > .json-schema-2020-12-body > .json-schema-2020-12-keyword--properties > ul > li > article');
+    await members.first().waitFor({ timeout: 20_000 });
+    expect(await members.locator(title).allInnerTexts()).toEqual(Object.keys(doc.components.schemas['EventResponse'].properties ?? {}));
+    await event.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'explorer-models.png'), fullPage: false });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('tries out GET /events and shows the 200 answer', async () => {
     const operation = page.locator('#operations-events-EventController_list');
     if (!(await operation.locator('.opblock-body').isVisible())) await operation.locator('.opblock-summary').click();

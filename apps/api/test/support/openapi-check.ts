@@ -44,7 +44,7 @@ export class OpenApiCheck {
 
   constructor(
     private readonly document: Document,
-    /** The API root (`/wp-json`) and the language bases served besides the default (`fr`, `zh-hans`). */
+    /** The API root (`/wp-json`) and the language bases (`en`, `fr`, `zh-hans`). */
     apiRoot: string,
     languages: string[],
   ) {

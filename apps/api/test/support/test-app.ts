@@ -7,10 +7,14 @@ import type { Role } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/bootstrap';
 import { OpenApiCheck } from './openapi-check';
+import { PrismProxy, prismDocument, startPrism, violationsOf } from './prism';
 
 declare const E2E_ENGINE: Engine;
+declare const E2E_PRISM: boolean;
 
 export const ENGINE: Engine = typeof E2E_ENGINE === 'undefined' ? 'sqlite' : E2E_ENGINE;
+/** Whether requests go over HTTP through Prism's validating proxy (the `-prism` projects of the suite). */
+export const THROUGH_PRISM: boolean = typeof E2E_PRISM !== 'undefined' && E2E_PRISM;
 export const HOST = 'calendar.test';
 export const ORIGIN = `http://${HOST}`;
 export const API = `${ORIGIN}/wp-json/calendar/events/v1`;
@@ -48,6 +52,24 @@ export interface TestApp {
 }
 
 /**
+ * Whether Prism's proxy can read a request at all: a URL that does not decode, a very long one, or a JSON body that
+ * does not parse or is no object it cannot forward (it answers such requests itself, or stops answering), so those
+ * go to the application directly.
+ */
+function prismCanRead(target: string, headers: Record<string, string>, payload: string | Buffer | undefined): boolean {
+  // Its HTTP server refuses request heads over Node's 16 KiB (431) before anything is validated.
+  if (target.length > 8192) return false;
+  try {
+    decodeURI(target);
+    // A JSON body that is no object (`null`, `"text"`: the service refuses those with 400) makes it stop answering.
+    if (payload !== undefined && /json/i.test(headers['content-type'] ?? '')) return typeof JSON.parse(payload.toString()) === 'object' && JSON.parse(payload.toString()) !== null;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The real application, through the same `createApp`/`bootstrap` as `main.ts`, on a database of its own
  * (SQLite in memory or a new MySQL database, per E2E_ENGINE).
  */
@@ -64,6 +86,40 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const dataSource = app.get(DataSource);
   let users = 0;
   let check: OpenApiCheck | undefined;
+  // The document as `GET .../doc` serves it (taken from the service itself, so that no request is added).
+  const described = () => app.get(DiscoveryService).openApi({ headers: { host: HOST }, protocol: 'http' } as never, config.defaultLanguage);
+  // The language bases, as the document's second server has them.
+  const bases = (described().servers ?? []).flatMap((server) => server.variables?.['language']?.enum ?? []);
+  // In the `-prism` projects every request goes over HTTP through Prism's validating proxy as well.
+  let prism: PrismProxy | undefined;
+  if (THROUGH_PRISM) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.getHttpServer().address() as { port: number };
+    prism = await startPrism(prismDocument(described() as never, `${config.apiRoot}/calendar/events/v1`, bases), `http://127.0.0.1:${port}`);
+  }
+  const send = async (method: string, target: string, requestHeaders: Record<string, string>, payload: string | Buffer | undefined) => {
+    if (!prism || !prismCanRead(target, requestHeaders, payload)) {
+      const response = await app.inject({ method: method as 'GET', url: target, headers: requestHeaders, payload });
+      return { status: response.statusCode, headers: response.headers, text: response.body };
+    }
+    // An absolute-form target (`GET http://host/path`) names its host as the Host header would.
+    const absolute = /^https?:\/\//i.test(target) ? new URL(target) : null;
+    const path = absolute ? `${absolute.pathname}${absolute.search}` : target;
+    const headers = absolute ? { ...requestHeaders, host: absolute.host } : requestHeaders;
+    // The proxy sends its own Host upstream; the service takes the request's from X-Forwarded-Host (as behind any proxy).
+    const { host, ...rest } = headers;
+    const response = await fetch(`${prism.url}${path}`, { method, headers: { 'x-forwarded-host': host, ...rest }, body: payload, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+    const text = method === 'HEAD' ? '' : await response.text();
+    const violations = violationsOf(response.headers.get('sl-violations'), response.status);
+    if (violations.length > 0) {
+      throw new Error(`Prism finds the exchange off the API description:\n${violations.map((v) => `${method} ${path} → ${response.status}: ${v.location.join('.')} ${v.message}`).join('\n')}`);
+    }
+    const answerHeaders: Reply['headers'] = {};
+    response.headers.forEach((value, name) => {
+      if (name !== 'sl-violations') answerHeaders[name] = value;
+    });
+    return { status: response.status, headers: answerHeaders, text };
+  };
   return {
     config,
     dataSource,
@@ -82,17 +138,15 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
         headers['content-type'] = options.raw.type;
         payload = options.raw.body;
       }
-      const response = await app.inject({ method: method as 'GET', url: path, headers, payload });
+      const response = await send(method, path, headers, payload);
       let body: unknown = undefined;
       const contentType = String(response.headers['content-type'] ?? '');
-      if (contentType.includes('json') && response.body !== '') body = JSON.parse(response.body);
+      if (contentType.includes('json') && response.text !== '') body = JSON.parse(response.text);
       // Every answer is held to the API description the service serves.
-      // The document as `GET .../doc` serves it (taken from the service itself, so that no request is added).
-      const described = () => app.get(DiscoveryService).openApi({ headers: { host: HOST }, protocol: 'http' } as never, config.defaultLanguage);
-      check ??= new OpenApiCheck(described() as never, config.apiRoot, config.languages.filter((language) => language !== config.defaultLanguage));
-      const problems = check.problems({ method, url: path, contentType: headers['content-type'], payload }, response.statusCode, contentType, body);
+      check ??= new OpenApiCheck(described() as never, config.apiRoot, bases);
+      const problems = check.problems({ method, url: path, contentType: headers['content-type'], payload }, response.status, contentType, body);
       if (problems.length > 0) throw new Error(`The answer is not as the API description says:\n${problems.join('\n')}`);
-      return { status: response.statusCode, headers: response.headers, body, text: response.body };
+      return { status: response.status, headers: response.headers, body, text: response.text };
     },
     async user(role, login) {
       users += 1;
@@ -102,6 +156,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     },
     reset: () => resetDatabase(dataSource),
     async close() {
+      await prism?.close();
       await app.close();
       if (!options.database) await database.drop();
     },

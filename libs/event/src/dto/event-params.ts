@@ -1,11 +1,11 @@
-import { bad, DIGITS, listForms, ok, param, ParamOptions, readInteger, readList } from '@calendar/shared/http';
+import { bad, commaList, DIGITS, listForms, SOME_ITEM, ok, param, ParamOptions, readInteger, readList } from '@calendar/shared/http';
 
 /** `categories` / `tags` on writes and filters: ids, slugs or names, in any list form; `""` or `[]` means none. */
 export function TermListParam(options: ParamOptions = {}): PropertyDecorator {
   return param(
     {
       schema: { type: 'array', items: { type: ['integer', 'string'] } },
-      accepts: listForms([{ type: 'integer', minimum: 0 }], '[^,]*[^,\\s][^,]*'),
+      accepts: listForms([{ type: 'integer', minimum: 0 }], SOME_ITEM),
       rule: 'must be a list of term ids, slugs or names',
       parse: (value) => {
         const items = readList(value).map((item) => readInteger(item) ?? (typeof item === 'string' ? item : undefined));
@@ -28,7 +28,7 @@ export function LinkListParam(options: ParamOptions = {}): PropertyDecorator {
   return param(
     {
       schema: { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object' }] } },
-      accepts: listForms([{ type: 'integer', minimum: 0 }, { type: 'object', description: '{"id": ...}, or the fields of a new record' }], DIGITS),
+      accepts: listForms([{ type: 'integer', minimum: 0 }, { type: 'object', description: '{"id": ...}, or the fields of a new record' }], commaList(DIGITS)),
       rule: 'must be an id, a list of ids, {"id": ...} objects, or objects with the fields of a new record; empty or 0 to unlink',
       parse: (value) => {
         const raw = Array.isArray(value) ? value.flatMap((item) => (typeof item === 'string' ? readList(item) : [item])) : typeof value === 'object' && value !== null ? [value] : readList(value);

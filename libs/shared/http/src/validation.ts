@@ -98,17 +98,28 @@ export const ACCEPTS = 'x-accepts';
 /** `^\s*...\s*$`: values are trimmed before they are read. */
 export const trimmed = (pattern: string) => `^\\s*(?:${pattern})\\s*$`;
 
-/** A pattern matching any of the words in any case (JSON Schema patterns have no case-insensitive flag). */
-export function anyCase(words: readonly string[]): string {
+/** An alternation of the words in any case (JSON Schema patterns have no case-insensitive flag). */
+export function anyCaseWords(words: readonly string[]): string {
   const letters = (word: string) => [...word].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join('');
-  return trimmed(words.map(letters).join('|'));
+  return words.map(letters).join('|');
 }
 
-/** A comma-separated list of items matching `item` (empty items are skipped, SPEC §2.2). */
+/** A pattern matching exactly one of the words in any case, trimmed. */
+export function anyCase(words: readonly string[]): string {
+  return trimmed(anyCaseWords(words));
+}
+
+/**
+ * A comma-separated list of items matching `item` (empty items are skipped, SPEC §2.2). `item` must neither start
+ * nor end with whitespace or a comma, so that each character has one way to match and no input backtracks for long.
+ */
 export const commaList = (item: string) => `^[\\s,]*(?:${item})(?:\\s*,[\\s,]*(?:${item}))*[\\s,]*$`;
 
 export const DIGITS = '\\d+';
-const NUMBER_TEXT = '[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?';
+const NUMBER_TEXT = '[-+]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?';
+
+/** A comma-separated list of free strings: anything with one item that is not blank (a search for it, unanchored). */
+export const SOME_ITEM = '[^\\s,]';
 
 /** The accepted forms of a write field that `""` or `null` clears. */
 function orEmpty(schema: Record<string, unknown>): Record<string, unknown> {
@@ -116,9 +127,12 @@ function orEmpty(schema: Record<string, unknown>): Record<string, unknown> {
   return { anyOf: [...alternatives, { type: 'string', pattern: '^\\s*$' }, { type: 'null' }] };
 }
 
-/** A list in every form of SPEC §2.2: one item, a comma-separated string, or an array of either. */
-export function listForms(item: Record<string, unknown>[], itemText: string): Record<string, unknown> {
-  const text = { type: 'string', pattern: commaList(itemText) };
+/**
+ * A list in every form of SPEC §2.2: one item, a comma-separated string (`textPattern`), or an array of either.
+ * The patterns are written so that no input makes a validator backtrack for long.
+ */
+export function listForms(item: Record<string, unknown>[], textPattern: string): Record<string, unknown> {
+  const text = { type: 'string', pattern: textPattern };
   return { anyOf: [...item, text, { type: 'array', items: { anyOf: [...item, text] } }] };
 }
 
@@ -212,7 +226,7 @@ export function BooleanParam(options: ParamOptions = {}): PropertyDecorator {
 
 /** A list of non-negative integers (SPEC §2.2 list forms). `""` or `[]` is an empty list on writes. */
 export function IntegerListParam(options: ParamOptions = {}): PropertyDecorator {
-  return listParam('integer', 'must be a list of integers (a JSON array, comma-separated, or repeated keys)', readInteger, options, undefined, listForms([{ type: 'integer', minimum: 0 }], DIGITS));
+  return listParam('integer', 'must be a list of integers (a JSON array, comma-separated, or repeated keys)', readInteger, options, undefined, listForms([{ type: 'integer', minimum: 0 }], commaList(DIGITS)));
 }
 
 /** A list of strings from a fixed set, or of any non-empty strings when `values` is not given. */
@@ -225,7 +239,7 @@ export function StringListParam(options: ParamOptions & { values?: readonly stri
     if (!values) return text;
     return values.find((allowed) => allowed === text.toLowerCase());
   };
-  const accepts = values ? listForms([], anyCase(values).slice(1, -1)) : listForms([{ type: 'number' }], '[^,]*[^,\\s][^,]*');
+  const accepts = values ? listForms([], commaList(anyCaseWords(values))) : listForms([{ type: 'number' }], SOME_ITEM);
   return listParam('string', rule, readItem, options, values, accepts);
 }
 

@@ -70,6 +70,22 @@ describe('accepted input forms', () => {
     });
   });
 
+  it('lets a delete send its query parameters in a body, and gives reads none', () => {
+    const original = generated();
+    original.paths['/things'].delete = {
+      parameters: [{ name: 'force', in: 'query', description: 'Delete for good', schema: { type: 'boolean' }, 'x-accepts': { anyOf: [{ type: 'boolean' }, { type: 'string' }] } } as never],
+      responses: {},
+    };
+    const document = describeAcceptedInputs(original, ['en']);
+    const body = { schema: { type: 'object', properties: { force: { anyOf: [{ type: 'boolean' }, { type: 'string' }], description: 'Delete for good' } } } };
+    expect(document.paths['/things'].delete!.requestBody).toEqual({
+      required: false,
+      description: 'The query parameters may come in a body instead (JSON, form or multipart); the body wins when a parameter is in both.',
+      content: { 'application/json': body, 'application/x-www-form-urlencoded': body, 'multipart/form-data': body },
+    });
+    expect(document.paths['/things'].get!.requestBody).toBeUndefined();
+  });
+
   it('closes the models answers hold, and leaves inputs open (unknown parameters are ignored)', () => {
     const schemas = describeAcceptedInputs(generated(), ['en']).components!.schemas!;
     expect([schemas['Thing'].additionalProperties, schemas['Part'].additionalProperties, schemas['CreateThing'].additionalProperties]).toEqual([false, false, undefined]);

@@ -56,8 +56,10 @@ export function describeAcceptedInputs(generated: OpenApiDocument, languages: re
   for (const item of Object.values(document.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
-      const body = operation && bodyName(operation);
-      if (operation && body) describeWrite(operation, body, schemas[body], required.get(body) ?? []);
+      if (!operation) continue;
+      const body = bodyName(operation);
+      if (body) describeWrite(operation, body, schemas[body], required.get(body) ?? []);
+      else if (method !== 'get') describeBodyOfParameters(operation);
     }
   }
 
@@ -88,6 +90,21 @@ function describeWrite(operation: OperationObject, name: string, schema: SchemaO
     parameters.push({ name: field, in: 'query', required: false, description, schema: value });
   }
   operation.parameters = parameters;
+}
+
+/**
+ * A request that is not a write (a delete) may send its query parameters in a body as well (SPEC §2.1: every
+ * parameter may come in the query string or a body). Reads are not given one: a GET with a body is not sent by
+ * clients or caches.
+ */
+function describeBodyOfParameters(operation: OperationObject): void {
+  const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
+  const schema: SchemaObject = { type: 'object', properties: Object.fromEntries(query.map((parameter) => [parameter.name, { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) }])) };
+  operation.requestBody = {
+    required: false,
+    description: 'The query parameters may come in a body instead (JSON, form or multipart); the body wins when a parameter is in both.',
+    content: Object.fromEntries(WRITE_MEDIA_TYPES.map((type) => [type, { schema }])),
+  } as OperationObject['requestBody'];
 }
 
 /** Every model an answer holds is closed: a member the model does not declare is a defect of the document. */

@@ -58,16 +58,17 @@ export class DiscoveryService {
   }
 
   openApi(request: FastifyRequest, language: string): OpenApiDocument {
-    // The namespace in the request's language first (SPEC §11.1), then the same API under each other language base.
+    // The namespace in the request's language first (SPEC §11.1), then the same API under each language base
+    // (the default language has one too: `/en/...` is the API in English).
     const others = this.config.languages.filter((other) => other !== this.config.defaultLanguage);
-    const servers: NonNullable<OpenApiDocument['servers']> = [{ url: this.links.namespace(request, language) }];
-    if (others.length > 0) {
-      servers.push({
+    const servers: NonNullable<OpenApiDocument['servers']> = [
+      { url: this.links.namespace(request, language) },
+      {
         url: `${requestOrigin(request)}/{language}${this.config.apiRoot}/${NAMESPACE}`,
-        description: 'The same API with texts and addresses in another language (SPEC §7)',
-        variables: { language: { default: others[0], enum: others } },
-      });
-    }
+        description: 'The same API under a language base: texts and addresses in that language (SPEC §7)',
+        variables: { language: { default: others[0] ?? this.config.defaultLanguage, enum: [...this.config.languages] } },
+      },
+    ];
     return { ...this.described!, servers };
   }
 
