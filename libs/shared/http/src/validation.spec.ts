@@ -9,6 +9,7 @@ import {
   IntegerListParam,
   IntegerParam,
   NumberParam,
+  readBoolean,
   readList,
   StringListParam,
   StringParam,
@@ -131,6 +132,13 @@ describe('parameter decorators', () => {
   it('sanitises HTML against the allow-list', () => {
     const { instance } = read(WriteParams, { description: '<img src="x.png" onerror="alert(1)"><iframe src="x"></iframe><a href="javascript:x">y</a>' });
     expect(instance.description).toBe('<img src="x.png" /><a>y</a>');
+  });
+});
+
+describe('readBoolean', () => {
+  it('reads the eight words in any case and nothing else, names of Object members included', () => {
+    expect(['TRUE', ' off ', 'Yes', '0'].map(readBoolean)).toEqual([true, false, true, false]);
+    expect(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'maybe'].map(readBoolean)).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 });
 

@@ -156,7 +156,9 @@ export function readBoolean(value: unknown): boolean | undefined {
   if (typeof item === 'boolean') return item;
   if (item === 1 || item === 0) return item === 1;
   if (typeof item !== 'string') return undefined;
-  return BOOLEAN_WORDS[item.trim().toLowerCase()];
+  const word = item.trim().toLowerCase();
+  // Own words only: `__proto__` or `constructor` must not read the object's prototype.
+  return Object.hasOwn(BOOLEAN_WORDS, word) ? BOOLEAN_WORDS[word] : undefined;
 }
 
 /** Splits a list parameter: JSON array, comma-separated string, repeated keys, or a single value. */

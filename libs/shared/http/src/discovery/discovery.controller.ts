@@ -101,7 +101,7 @@ export class DiscoveryController {
   @Get(`${NAMESPACE}/doc/ui/assets/:file`)
   @ApiExcludeEndpoint()
   asset(@Param('file') file: string, @Res({ passthrough: true }) reply: FastifyReply): Buffer {
-    const type = UI_ASSETS[file];
+    const type = Object.hasOwn(UI_ASSETS, file) ? UI_ASSETS[file] : undefined;
     if (!type) throw ApiException.noRoute();
     let content = this.assetCache.get(file);
     if (!content) {
