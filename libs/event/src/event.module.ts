@@ -9,6 +9,8 @@ import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEnt
 import { EventController } from './event.controller';
 import { EventRepository } from './event.repository';
 import { EventService } from './event.service';
+import { EventFeedController } from './ics/event-feed.controller';
+import { EventFeedService } from './ics/event-feed.service';
 
 @Module({
   imports: [
@@ -18,8 +20,8 @@ import { EventService } from './event.service';
     OrganizerModule,
     TaxonomyModule,
   ],
-  controllers: [EventController],
-  providers: [EventRepository, EventService],
+  controllers: [EventController, EventFeedController],
+  providers: [EventRepository, EventService, EventFeedService],
   exports: [EventService],
 })
 export class EventModule {}

@@ -98,6 +98,30 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   }
 
   async listEvents(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<JsonText<EventResponse>>> {
+    return (await this.eventPage(query, context, 'events')).result;
+  }
+
+  /**
+   * The events of a calendar feed (SPEC §12): the page of the equivalent list, its links to the feed's other pages,
+   * and which events are shown reduced (protected by a password the caller has not proven).
+   */
+  async eventFeed(query: ListEventsQueryDto, context: RequestContext): Promise<{ result: ListResult<JsonText<EventResponse>>; locked: boolean[] }> {
+    const { result, events } = await this.eventPage(query, context, 'events/ics');
+    return { result, locked: events.map((event) => event.passwordHash !== null && !mayModify(event, context.caller)) };
+  }
+
+  /** A feed's name (SPEC §12): the site's, then the categories and tags it is filtered by, in the request's language. */
+  async feedName(query: Pick<ListEventsQueryDto, 'categories' | 'tags'>, context: RequestContext): Promise<string> {
+    const site = this.deps.config.siteName ?? this.deps.links.globalId(context.request, 0).replace(/\?id=0$/, '');
+    const names: string[] = [];
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      const items = query[taxonomy];
+      if (items) names.push(...(await this.terms.namesOf(taxonomy === 'categories' ? 'category' : 'tag', items, context)));
+    }
+    return names.length > 0 ? `${site} – ${names.join(', ')}` : site;
+  }
+
+  private async eventPage(query: ListEventsQueryDto, context: RequestContext, route: string): Promise<{ result: ListResult<JsonText<EventResponse>>; events: EventEntity[] }> {
     const { caller, language, request } = context;
     const problems: Record<string, string> = {};
     const now = new Date();
@@ -162,7 +186,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const { events, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
     const { translation_language: _language, page: _page, ...filters } = query;
     const items = await this.renderEvents(events, context, links, { single: false, unlocked: new Set() });
-    return new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, 'events', { ...filters, ...effective, page }));
+    const result = new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, route, { ...filters, ...effective, page }));
+    return { result, events };
   }
 
   /**

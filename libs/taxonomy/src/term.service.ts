@@ -152,6 +152,15 @@ export class TermService {
     });
   }
 
+  /** The names, in the request's language, of the terms a filter names (ids or slugs; descendants not added). */
+  async namesOf(taxonomy: Taxonomy, items: (number | string)[], context: RequestContext): Promise<string[]> {
+    const numbers = items.filter((item): item is number => typeof item === 'number');
+    const texts = items.filter((item): item is string => typeof item === 'string');
+    const ids = [...(await this.repository.existingIds(taxonomy, numbers)), ...(await this.repository.findByTexts(taxonomy, texts, null)).map((row) => row.id)];
+    const terms = await this.presentByIds([...new Set(ids)], context);
+    return [...new Set(ids)].flatMap((id) => (terms.has(id) ? [(terms.get(id) as TermResponse).name] : []));
+  }
+
   /**
    * The term ids of a write (SPEC §4.2): ids, slugs or names; an unknown name creates the term when the caller
    * may manage terms. Throws a 400 naming `param` otherwise.

@@ -84,7 +84,9 @@ export class OpenApiCheck {
     const relative = match[1] || '/';
     // The files of the /doc/ui page (script, style, icon) belong to the page, not to the API it describes.
     if (relative.startsWith('/doc/ui/assets/')) return undefined;
-    const route = this.routes.find((candidate) => candidate.pattern.test(relative));
+    // As routers do, a static segment wins over a parameter (`/events/ics` is not `/events/{id}`).
+    const params = (path: string) => (path.match(/\{/g) ?? []).length;
+    const route = this.routes.filter((candidate) => candidate.pattern.test(relative)).sort((a, b) => params(a.path) - params(b.path))[0];
     const operation = route ? this.document.paths[route.path][method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()] : undefined;
     return { route, operation };
   }

@@ -1,3 +1,4 @@
+import { OmitType } from '@nestjs/swagger';
 import { RecordWriteDto, STATUSES, RecordStatus } from '@calendar/records';
 import {
   BooleanParam,
@@ -168,4 +169,10 @@ export class ListEventsQueryDto extends LocalizedDto {
 
   @BooleanParam({ description: 'false: no effect; true is refused (the service sells no tickets)' })
   ticketed?: boolean;
+}
+
+/** `GET /events/ics` (SPEC §12): every parameter of the list, with pages of up to 1,000 events (100 by default). */
+export class ListEventsFeedQueryDto extends OmitType(ListEventsQueryDto, ['per_page'] as const) {
+  @IntegerParam({ min: 1, max: 1000, default: 100, description: 'Events per page of the feed' })
+  per_page = 100;
 }

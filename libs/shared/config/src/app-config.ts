@@ -13,6 +13,8 @@ export class AppConfig {
   apiRoot: string;
   /** Base of public `url` fields; when unset, the request's own origin. */
   siteUrl: string | null;
+  /** The site's name, as calendar feeds are titled (SPEC §12); when unset, the host of the site. */
+  siteName: string | null;
   languages: string[];
   defaultLanguage: string;
   timezone: TimeZone;
@@ -81,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const siteUrl = read('SITE_URL', '');
   config.siteUrl = siteUrl === '' ? null : siteUrl.replace(/\/+$/, '');
   if (config.siteUrl !== null && !isHttpUrl(config.siteUrl)) problems['SITE_URL'] = 'must be an absolute http(s) URL';
+  const siteName = read('SITE_NAME', '').trim();
+  config.siteName = siteName === '' ? null : siteName;
 
   config.languages = [...new Set(read('LANGUAGES', 'en,fr,zh-hans').split(',').map((code) => code.trim().toLowerCase()).filter(Boolean))];
   const badLanguage = config.languages.find((code) => !LANGUAGE_CODE.test(code));

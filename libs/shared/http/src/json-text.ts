@@ -76,3 +76,15 @@ export class JsonTemplate<K extends string = string> {
     return text;
   }
 }
+
+/**
+ * An answer that is text of another media type (an iCalendar feed): cached and validated like JSON answers, sent
+ * with its own Content-Type and headers.
+ */
+export class TextAnswer {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}

@@ -61,18 +61,22 @@ export class ListResult<T> {
   }
 }
 
+/** The paging headers of a list (SPEC §3.3): totals under both names, and links to the pages around it. */
+export function applyListHeaders(reply: FastifyReply, result: ListResult<unknown>): void {
+  const total = String(result.total);
+  const pages = String(result.totalPages);
+  reply.header('X-TEC-Total', total).header('X-TEC-TotalPages', pages).header('X-WP-Total', total).header('X-WP-TotalPages', pages);
+  const links = result.links();
+  if (links.length > 0) reply.header('Link', links);
+}
+
 @Injectable()
 export class ListInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(
       map((result) => {
         if (!(result instanceof ListResult)) return result;
-        const reply = context.switchToHttp().getResponse<FastifyReply>();
-        const total = String(result.total);
-        const pages = String(result.totalPages);
-        reply.header('X-TEC-Total', total).header('X-TEC-TotalPages', pages).header('X-WP-Total', total).header('X-WP-TotalPages', pages);
-        const links = result.links();
-        if (links.length > 0) reply.header('Link', links);
+        applyListHeaders(context.switchToHttp().getResponse<FastifyReply>(), result);
         return result.items.some((item) => item instanceof JsonText) ? new JsonText(result.toJson()) : result.toBody();
       }),
     );

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from './caching';
-import { JsonText } from './json-text';
+import { JsonText, TextAnswer } from './json-text';
 import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
 /**
@@ -170,6 +170,14 @@ export function cacheKey(version: number, now: number, request: Pick<FastifyRequ
   return `${version}|${timeBucket(request.originalUrl, now)}|${request.headers.host ?? ''}|${request.originalUrl}`;
 }
 
+/** A TextAnswer is sent as its text with its own headers; every other body as it is. */
+function sendable(reply: FastifyReply, body: unknown): unknown {
+  if (!(body instanceof TextAnswer)) return body;
+  reply.header('Content-Type', body.contentType);
+  for (const [name, value] of Object.entries(body.headers)) reply.header(name, value);
+  return body.text;
+}
+
 /** Stores the answers to anonymous GETs that the hook could not serve from the cache (SPEC §11.16). */
 @Injectable()
 export class ResponseCacheInterceptor implements NestInterceptor {
@@ -179,14 +187,16 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const key = (request as { cacheKey?: string }).cacheKey;
-    if (key === undefined || !this.cache.applies(request)) return next.handle();
+    if (key === undefined || !this.cache.applies(request)) return next.handle().pipe(map((body) => sendable(reply, body)));
     let pending = this.cache.inFlight.get(key);
     if (!pending) {
       pending = lastValueFrom(next.handle(), { defaultValue: undefined })
         .then((body) => {
           if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
-          const payload = Buffer.from(body instanceof JsonText ? body.text : JSON.stringify(body));
-          const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', etag: strongEtag(payload) };
+          const text = body instanceof TextAnswer ? body.text : body instanceof JsonText ? body.text : JSON.stringify(body);
+          const payload = Buffer.from(text);
+          const type = body instanceof TextAnswer ? body.contentType : 'application/json; charset=utf-8';
+          const headers: Record<string, string> = { 'content-type': type, etag: strongEtag(payload), ...(body instanceof TextAnswer ? body.headers : {}) };
           for (const name of KEPT_HEADERS) {
             const value = reply.getHeader(name);
             if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
@@ -203,7 +213,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     return from(pending).pipe(
       switchMap(({ entry }) => {
         // An answer that is not cached (HTML, files) is computed by each request itself.
-        if (!entry) return next.handle();
+        if (!entry) return next.handle().pipe(map((body) => sendable(reply, body)));
         return of(this.cache.replay(reply, entry));
       }),
     );
