@@ -70,13 +70,22 @@ describe('cached anonymous reads stay correct (SPEC §10, §11.16)', () => {
     expect(created.status).toBe(201);
     const { id, venue, categories } = created.body;
     const paths = ['events?start_date=2030-02-01&end_date=2030-02-28', `events/${id}`, `events/by-slug/cached`, 'venues', `venues/${venue.id}`, 'categories', `categories/${categories[0].id}`];
-    for (const path of paths) {
+    const feeds = ['events/ics?start_date=2030-02-01&end_date=2030-02-28', `events/${id}/ics`, 'events/by-slug/cached/ics'];
+    for (const path of [...paths, ...feeds]) {
       const first = await t.request('GET', `${NS}/${path}`);
       expect(first.status).toBe(200);
       const before = queryCounter.count;
       const again = await t.request('GET', `${NS}/${path}`);
       expect(queryCounter.count - before).toBe(1);
-      expect([again.status, again.text, again.headers['etag'], again.headers['content-type']]).toEqual([200, first.text, first.headers['etag'], 'application/json; charset=utf-8']);
+      const type = feeds.includes(path) ? 'text/calendar; charset=utf-8' : 'application/json; charset=utf-8';
+      expect([again.status, again.text, again.headers['etag'], again.headers['content-type'], again.headers['content-disposition'], again.headers['x-wp-total']]).toEqual([
+        200,
+        first.text,
+        first.headers['etag'],
+        type,
+        first.headers['content-disposition'],
+        first.headers['x-wp-total'],
+      ]);
     }
   });
 
