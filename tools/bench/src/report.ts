@@ -37,11 +37,13 @@ export interface HistoryEntry {
 /** `yes`, `no`, or empty where the SPEC sets no budget. */
 export function verdict(result: ScenarioResult): string {
   if (!result.budget) return '';
-  return result.requestsPerSecond >= result.budget.requestsPerSecond && result.p99 <= result.budget.p99 ? 'yes' : 'no';
+  const p99 = result.budget.p99;
+  return result.requestsPerSecond >= result.budget.requestsPerSecond && (p99 === undefined || result.p99 <= p99) ? 'yes' : 'no';
 }
 
 function budgetText(budget: Budget | undefined): string {
-  return budget ? `≥ ${budget.requestsPerSecond.toLocaleString('en-US')} req/s, p99 ≤ ${budget.p99} ms` : '';
+  if (!budget) return '';
+  return `≥ ${budget.requestsPerSecond.toLocaleString('en-US')} req/s${budget.p99 === undefined ? '' : `, p99 ≤ ${budget.p99} ms`}`;
 }
 
 /** The Markdown table of a run's scenarios. */

@@ -30,7 +30,8 @@ export interface Scenario {
 
 export interface Budget {
   requestsPerSecond: number;
-  p99: number;
+  /** Where the SPEC or the issue sets one. */
+  p99?: number;
 }
 
 /** What the seeded data offers to ask for, read from the running service before the runs. */
@@ -111,6 +112,7 @@ export function scenarios(data: BenchData, run: string): Scenario[] {
     fixed('Category list', `${NAMESPACE}/categories`),
     fixed('Event list (default), French', `/fr${NAMESPACE}/events?per_page=10`, list),
     fixed('Event list, date window, French', `/fr${NAMESPACE}/events?start_date=2027-01-01&end_date=2027-03-31`, list),
+    fixed('Calendar feed, 100 events', `${NAMESPACE}/events/ics?per_page=100`, { requestsPerSecond: 1000 }),
     {
       name: 'Varied lists, anonymous',
       section: '10.1',
@@ -131,6 +133,13 @@ export function scenarios(data: BenchData, run: string): Scenario[] {
       shown: '`/events/{id}` over the published events, every URL new',
       budget: { requestsPerSecond: 1500, p99: 30 },
       next: (n) => get(`${NAMESPACE}/events/${data.eventIds[(n * 7919) % data.eventIds.length]}?bench=${run}-${n}`),
+    },
+    {
+      name: 'Calendar feeds of 100 events, never cached',
+      section: '10.1',
+      shown: '`/events/ics?per_page=100`, pages 1–200 of the default window and month windows, every URL new',
+      budget: { requestsPerSecond: 150 },
+      next: (n) => get(`${NAMESPACE}/events/ics?per_page=100&${n % 2 === 0 ? `page=${(Math.floor(n / 2) % 200) + 1}` : monthWindow(Math.floor(n / 2) % 36, new Date().getUTCFullYear())}&bench=${run}-${n}`),
     },
     {
       name: 'Mixed: 90 % reads, 10 % creates',

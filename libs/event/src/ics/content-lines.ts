@@ -23,8 +23,15 @@ function octets(codePoint: number): number {
 
 /** One line folded (§3.1): each physical line at most 75 octets, a continuation starting with one space. */
 export function foldLine(line: string): string {
-  // Most lines are short ASCII: no work.
-  if (line.length <= LINE_OCTETS && !/[^ -~]/.test(line)) return line;
+  // Most lines are ASCII: no character to measure.
+  const ascii = !/[^ -~]/.test(line);
+  if (ascii) {
+    if (line.length <= LINE_OCTETS) return line;
+    // One octet a character: cut every 75, then every 74 after the leading space.
+    const parts = [line.slice(0, LINE_OCTETS)];
+    for (let at = LINE_OCTETS; at < line.length; at += LINE_OCTETS - 1) parts.push(line.slice(at, at + LINE_OCTETS - 1));
+    return parts.join('\r\n ');
+  }
   let folded = '';
   let width = 0;
   // `for...of` walks code points, so a character outside the BMP is never cut between its two UTF-16 halves.

@@ -1,7 +1,7 @@
-import { convert } from 'html-to-text';
 import { DateTime } from 'luxon';
 import type { EventResponse } from '../dto/event.mapper';
 import { contentLine, dateTimeValue, dateValue, escapeText, joinLines } from './content-lines';
+import { htmlToPlainText } from './html-text';
 import { describableZone, vtimezoneLines } from './vtimezone';
 
 /*
@@ -23,24 +23,6 @@ export interface FeedEvent {
 }
 
 const PRODID = '-//Event Calendar Service//Events//EN';
-
-/** The plain text of sanitised HTML, paragraphs and line breaks kept, links as `text [url]`. */
-export function htmlToPlainText(html: string): string {
-  if (html === '') return '';
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-      { selector: 'img', format: 'skip' },
-      { selector: 'h1', options: { uppercase: false } },
-      { selector: 'h2', options: { uppercase: false } },
-      { selector: 'h3', options: { uppercase: false } },
-      { selector: 'h4', options: { uppercase: false } },
-      { selector: 'h5', options: { uppercase: false } },
-      { selector: 'h6', options: { uppercase: false } },
-    ],
-  }).trim();
-}
 
 /** Whether the event's times are written with its IANA zone (TZID) rather than in UTC (fixed offsets, UTC). */
 function zoned(event: EventResponse): boolean {
