@@ -251,7 +251,7 @@ describe('iCalendar feeds (SPEC §12)', () => {
   });
 
   it('is validated and cached like other reads: ETag, 304, and a write visible at once', async () => {
-    const created = await post(EVENTS, { title: 'Before', start_date: '2027-05-01 20:00', end_date: '2027-05-01 23:00' });
+    const created = await post(EVENTS, { title: 'Before', start_date: '2027-05-01 20:00', end_date: '2027-05-01 23:00', venue: { venue: 'Old hall' } });
     const path = `${EVENTS}/ics?${YEAR}`;
     const first = await feed(path, undefined);
     const again = await t.request('GET', path, { headers: { 'if-none-match': String(first.headers['etag']), accept: 'application/json' } });
@@ -261,8 +261,11 @@ describe('iCalendar feeds (SPEC §12)', () => {
 
     await t.request('POST', `${EVENTS}/${created.id}`, { token: editor.token, json: { title: 'After' } });
     const after = await feed(path);
-    expect(parse(after.text).events.map((event) => event.summary)).toEqual(['After']);
+    expect(parse(after.text).events.map((event) => [event.summary, event.location])).toEqual([['After', 'Old hall']]);
     expect(after.headers['etag']).not.toBe(first.headers['etag']);
+    // A write to a linked record changes no event, and shows at once all the same.
+    await t.request('POST', `${NS}/venues/${created.venue.id}`, { token: editor.token, json: { venue: 'New hall' } });
+    expect(parse((await feed(path)).text).events.map((event) => [event.summary, event.location])).toEqual([['After', 'New hall']]);
     expect(API).toBe(`${ORIGIN}${NS}`);
   });
 });

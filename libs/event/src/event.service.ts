@@ -21,6 +21,7 @@ import { EventJsonLdOwn, eventJsonLd, eventJsonLdOwn, EventResponse, EVENT_KIND,
 import { LinkItem } from './dto/event-params';
 import { EventEntity, EventTranslationEntity } from './entities/event.entity';
 import { eventZone, isDateProblem, resolveEventDates } from './event-dates';
+import { FeedItem, KeptVevent, keptVevent, linkedLines } from './ics/event-calendar';
 import { EventLinks, EventListFilter, EventRepository } from './event.repository';
 
 const TWO_YEARS = { years: 2 };
@@ -56,6 +57,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   protected readonly repository: RecordRepository<EventEntity, EventTranslationEntity>;
   /** Renderings of events per language, origin, lock and kind of answer, kept under each event's revision. */
   private readonly rendered: RevisionCache<KeptRendering>;
+  /** The own lines of events as VEVENTs (feeds), per language, origin and lock, kept under each event's revision. */
+  private readonly vevents: RevisionCache<KeptVevent>;
 
   constructor(
     deps: RecordServiceDeps,
@@ -69,6 +72,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     super(deps);
     this.repository = new RecordRepository(deps.dataSource, EVENT_KIND, []);
     this.rendered = new RevisionCache(deps.config.renderCacheBytes);
+    this.vevents = new RevisionCache(deps.config.renderCacheBytes);
   }
 
   /** Venues, organizers and terms learn about events through their ports. */
@@ -98,16 +102,41 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   }
 
   async listEvents(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<JsonText<EventResponse>>> {
-    return (await this.eventPage(query, context, 'events')).result;
+    const page = await this.eventRows(query, context);
+    const items = await this.renderEvents(page.events, context, page.links, { single: false, unlocked: new Set() });
+    return new ListResult('events', items, page.total, query, page.pageUrl('events'));
   }
 
   /**
-   * The events of a calendar feed (SPEC §12): the page of the equivalent list, its links to the feed's other pages,
-   * and which events are shown reduced (protected by a password the caller has not proven).
+   * The events of a calendar feed (SPEC §12): the page of the equivalent list as VEVENTs, with links to the feed's
+   * other pages. Each event's own lines are kept under its revision (made from its list answer when missing), the
+   * lines of the records it links to are made from their kept renderings; a locked event is shown reduced.
    */
-  async eventFeed(query: ListEventsQueryDto, context: RequestContext): Promise<{ result: ListResult<JsonText<EventResponse>>; locked: boolean[] }> {
-    const { result, events } = await this.eventPage(query, context, 'events/ics');
-    return { result, locked: events.map((event) => event.passwordHash !== null && !mayModify(event, context.caller)) };
+  async eventFeed(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<FeedItem>> {
+    const { events, links, total, pageUrl } = await this.eventRows(query, context);
+    const origin = requestOrigin(context.request);
+    const locked = (event: EventEntity) => event.passwordHash !== null && !mayModify(event, context.caller);
+    const keyOf = (event: EventEntity) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}`;
+    const kept = new Map<number, KeptVevent>();
+    const missing = events.filter((event) => {
+      const found = this.vevents.get(keyOf(event), event.revision);
+      if (found) kept.set(event.id, found);
+      return !found;
+    });
+    const rendered = await this.renderEvents(missing, context, links, { single: false, unlocked: new Set() });
+    missing.forEach((event, index) => {
+      const vevent = keptVevent(rendered[index].toJSON(), locked(event));
+      this.vevents.set(keyOf(event), event.revision, vevent, 2 * (vevent.head.length + vevent.tail.length) + 200);
+      kept.set(event.id, vevent);
+    });
+    const { linked } = await this.embeds([], links, context);
+    const items = events.map((event) => {
+      const vevent = kept.get(event.id) as KeptVevent;
+      if (vevent.locked) return { kept: vevent, linked: '' };
+      const { venues, organizers, categories, tags } = linked(event);
+      return { kept: vevent, linked: linkedLines(venues, organizers, [...categories, ...tags]) };
+    });
+    return new ListResult('events', items, total, query, pageUrl('events/ics'));
   }
 
   /** A feed's name (SPEC §12): the site's, then the categories and tags it is filtered by, in the request's language. */
@@ -121,7 +150,11 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     return names.length > 0 ? `${site} – ${names.join(', ')}` : site;
   }
 
-  private async eventPage(query: ListEventsQueryDto, context: RequestContext, route: string): Promise<{ result: ListResult<JsonText<EventResponse>>; events: EventEntity[] }> {
+  /** The events of a list page (SPEC §4.4): parameters checked, filter resolved, total counted, rows and links read. */
+  private async eventRows(
+    query: ListEventsQueryDto,
+    context: RequestContext,
+  ): Promise<{ events: EventEntity[]; links: EventLinks; total: number; pageUrl: (route: string) => (page: number) => string }> {
     const { caller, language, request } = context;
     const problems: Record<string, string> = {};
     const now = new Date();
@@ -185,9 +218,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const offset = (query.page - 1) * query.per_page;
     const { events, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
     const { translation_language: _language, page: _page, ...filters } = query;
-    const items = await this.renderEvents(events, context, links, { single: false, unlocked: new Set() });
-    const result = new ListResult('events', items, total, query, (page) => this.deps.links.rest(request, language, route, { ...filters, ...effective, page }));
-    return { result, events };
+    return { events, links, total, pageUrl: (route) => (page) => this.deps.links.rest(request, language, route, { ...filters, ...effective, page }) };
   }
 
   /**

@@ -1,4 +1,7 @@
 import { DateTime } from 'luxon';
+import type { OrganizerResponse } from '@calendar/organizer';
+import type { TermResponse } from '@calendar/taxonomy';
+import type { VenueResponse } from '@calendar/venue';
 import type { EventResponse } from '../dto/event.mapper';
 import { contentLine, dateTimeValue, dateValue, escapeText, joinLines } from './content-lines';
 import { htmlToPlainText } from './html-text';
@@ -16,10 +19,24 @@ export interface CalendarOptions {
   timezone: string;
 }
 
-export interface FeedEvent {
-  event: EventResponse;
-  /** Protected by a password the caller has not given: only UID, SUMMARY, dates and URL are shown. */
+/**
+ * The part of a VEVENT that depends on the event alone (its revision, the language, the origin, whether it is
+ * locked), kept between answers: the lines before and after those of the records it links to, and the span of
+ * its times in the zone it names (for the VTIMEZONE).
+ */
+export interface KeptVevent {
+  head: string;
+  tail: string;
   locked: boolean;
+  zone: string | null;
+  from: number;
+  to: number;
+}
+
+/** One VEVENT of a calendar: its kept part and the lines of the venue, organizers and terms it links to now. */
+export interface FeedItem {
+  kept: KeptVevent;
+  linked: string;
 }
 
 const PRODID = '-//Event Calendar Service//Events//EN';
@@ -50,57 +67,64 @@ export function eventUid(event: EventResponse): string {
   return `${event.id}@${event.global_id.slice(0, event.global_id.lastIndexOf('?id='))}`;
 }
 
-function venuesOf(event: EventResponse) {
-  return Array.isArray(event.venue) ? event.venue : [event.venue];
+const text = (lines: string[]) => joinLines(lines);
+
+const instant = (utcWallClock: string) => Date.parse(`${utcWallClock.replace(' ', 'T')}Z`);
+
+/** The event's own lines: those before the linked records' and those after (none for a locked event). */
+export function keptVevent(event: EventResponse, locked: boolean): KeptVevent {
+  const stamp = dateTimeValue(event.modified_utc, true);
+  const head = ['BEGIN:VEVENT', contentLine('UID', eventUid(event)), contentLine('DTSTAMP', stamp), ...timeLines(event), contentLine('SUMMARY', escapeText(event.title))];
+  if (event.url) head.push(contentLine('URL', event.url));
+  const zone = !event.all_day && zoned(event) ? event.timezone : null;
+  const span = { zone, from: instant(event.utc_start_date), to: instant(event.utc_end_date) };
+  if (locked) return { head: text([...head, 'END:VEVENT']), tail: '', locked, ...span };
+  head.push(contentLine('CREATED', dateTimeValue(event.date_utc, true)), contentLine('LAST-MODIFIED', stamp));
+  const plain = htmlToPlainText(event.description);
+  if (plain !== '') head.push(contentLine('DESCRIPTION', escapeText(plain)));
+  if (event.description !== '') head.push(contentLine('X-ALT-DESC', escapeText(event.description), { FMTTYPE: 'text/html' }));
+  const tail = [contentLine('STATUS', event.status === 'trash' ? 'CANCELLED' : 'CONFIRMED'), contentLine('CLASS', event.status === 'private' ? 'PRIVATE' : 'PUBLIC')];
+  if (event.image) tail.push(contentLine('IMAGE', event.image.url, { VALUE: 'URI' }));
+  tail.push(contentLine('TRANSP', 'OPAQUE'), 'END:VEVENT');
+  return { head: text(head), tail: text(tail), locked, ...span };
 }
 
-/** The content lines of one VEVENT. */
-export function veventLines({ event, locked }: FeedEvent): string[] {
-  const stamp = dateTimeValue(event.modified_utc, true);
-  const lines = ['BEGIN:VEVENT', contentLine('UID', eventUid(event)), contentLine('DTSTAMP', stamp), ...timeLines(event), contentLine('SUMMARY', escapeText(event.title))];
-  if (event.url) lines.push(contentLine('URL', event.url));
-  if (locked) {
-    lines.push('END:VEVENT');
-    return lines;
-  }
-  lines.push(contentLine('CREATED', dateTimeValue(event.date_utc, true)), contentLine('LAST-MODIFIED', stamp));
-  const text = htmlToPlainText(event.description);
-  if (text !== '') lines.push(contentLine('DESCRIPTION', escapeText(text)));
-  if (event.description !== '') lines.push(contentLine('X-ALT-DESC', escapeText(event.description), { FMTTYPE: 'text/html' }));
-  const venue = venuesOf(event)[0];
+/** LOCATION and GEO of the (first) venue, ORGANIZER or CONTACT of each organizer, CATEGORIES of the terms. */
+export function linkedLines(venues: readonly VenueResponse[], organizers: readonly OrganizerResponse[], terms: readonly TermResponse[]): string {
+  const lines: string[] = [];
+  const venue = venues[0];
   if (venue) {
     const place = [venue.venue, venue.address, venue.city, venue.zip, venue.country].map((part) => part.trim()).filter((part) => part !== '');
     if (place.length > 0) lines.push(contentLine('LOCATION', escapeText(place.join(', '))));
     if (venue.geo_lat !== null && venue.geo_lng !== null) lines.push(contentLine('GEO', `${venue.geo_lat};${venue.geo_lng}`));
   }
-  for (const organizer of event.organizer) {
+  for (const organizer of organizers) {
     if (organizer.email) lines.push(contentLine('ORGANIZER', `mailto:${organizer.email}`, { CN: organizer.organizer }));
     else lines.push(contentLine('CONTACT', escapeText(organizer.organizer)));
   }
-  const categories = [...event.categories, ...event.tags].map((term) => escapeText(term.name));
-  if (categories.length > 0) lines.push(contentLine('CATEGORIES', categories.join(',')));
-  lines.push(contentLine('STATUS', event.status === 'trash' ? 'CANCELLED' : 'CONFIRMED'));
-  lines.push(contentLine('CLASS', event.status === 'private' ? 'PRIVATE' : 'PUBLIC'));
-  if (event.image) lines.push(contentLine('IMAGE', event.image.url, { VALUE: 'URI' }));
-  lines.push(contentLine('TRANSP', 'OPAQUE'), 'END:VEVENT');
-  return lines;
+  if (terms.length > 0) lines.push(contentLine('CATEGORIES', terms.map((term) => escapeText(term.name)).join(',')));
+  return text(lines);
+}
+
+/** A whole answer as one feed item (the single-event feeds, which keep nothing). */
+export function feedItem(event: EventResponse, locked: boolean): FeedItem {
+  const venues = Array.isArray(event.venue) ? event.venue : [event.venue];
+  return { kept: keptVevent(event, locked), linked: locked ? '' : linkedLines(venues, event.organizer, [...event.categories, ...event.tags]) };
 }
 
 /** The VTIMEZONE lines for every IANA zone the events' times name, each over the span of its events. */
-function timezoneLines(events: readonly FeedEvent[]): string[] {
+function timezoneLines(items: readonly FeedItem[]): string[] {
   const spans = new Map<string, { from: number; to: number }>();
-  for (const { event } of events) {
-    if (event.all_day || !zoned(event)) continue;
-    const from = Date.parse(`${event.utc_start_date.replace(' ', 'T')}Z`);
-    const to = Date.parse(`${event.utc_end_date.replace(' ', 'T')}Z`);
-    const span = spans.get(event.timezone);
-    spans.set(event.timezone, span ? { from: Math.min(span.from, from), to: Math.max(span.to, to) } : { from, to });
+  for (const { kept } of items) {
+    if (kept.zone === null) continue;
+    const span = spans.get(kept.zone);
+    spans.set(kept.zone, span ? { from: Math.min(span.from, kept.from), to: Math.max(span.to, kept.to) } : { from: kept.from, to: kept.to });
   }
   return [...spans].flatMap(([zone, { from, to }]) => vtimezoneLines(zone, from, to));
 }
 
 /** A whole calendar (RFC 5545 with the RFC 7986 properties of SPEC §12), as the text of a `text/calendar` answer. */
-export function calendarText(events: readonly FeedEvent[], options: CalendarOptions): string {
+export function calendarText(items: readonly FeedItem[], options: CalendarOptions): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -112,9 +136,9 @@ export function calendarText(events: readonly FeedEvent[], options: CalendarOpti
     contentLine('X-WR-TIMEZONE', options.timezone),
     'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
     'X-PUBLISHED-TTL:PT1H',
-    ...timezoneLines(events),
-    ...events.flatMap((item) => veventLines(item)),
-    'END:VCALENDAR',
+    ...timezoneLines(items),
   ];
-  return joinLines(lines);
+  let body = joinLines(lines);
+  for (const { kept, linked } of items) body += kept.head + (kept.locked ? '' : linked + kept.tail);
+  return `${body}END:VCALENDAR\r\n`;
 }

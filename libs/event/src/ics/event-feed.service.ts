@@ -6,7 +6,7 @@ import { applyListHeaders, TextAnswer } from '@calendar/shared/http';
 import type { FastifyReply } from 'fastify';
 import { ListEventsFeedQueryDto, ListEventsQueryDto } from '../dto/event.dto';
 import { EventService } from '../event.service';
-import { calendarText } from './event-calendar';
+import { calendarText, feedItem } from './event-calendar';
 
 export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
@@ -28,17 +28,16 @@ export class EventFeedService {
   ) {}
 
   async list(query: ListEventsFeedQueryDto, context: RequestContext, reply: FastifyReply): Promise<TextAnswer> {
-    const { result, locked } = await this.events.eventFeed(query as ListEventsQueryDto, context);
+    const result = await this.events.eventFeed(query as ListEventsQueryDto, context);
     applyListHeaders(reply, result);
     const name = await this.events.feedName(query, context);
-    const events = result.items.map((item, index) => ({ event: item.toJSON(), locked: locked[index] }));
-    return this.answer(calendarText(events, { name, timezone: this.config.timezone.name }), 'events', 'events');
+    return this.answer(calendarText(result.items, { name, timezone: this.config.timezone.name }), 'events', 'events');
   }
 
   async single(target: RecordTarget, context: RequestContext, password: string | undefined): Promise<TextAnswer> {
     const event = (await this.events.getEvent(target, context, password)).toJSON();
     const name = await this.events.feedName({}, context);
-    return this.answer(calendarText([{ event, locked: false }], { name, timezone: this.config.timezone.name }), event.slug, `event-${event.id}`);
+    return this.answer(calendarText([feedItem(event, false)], { name, timezone: this.config.timezone.name }), event.slug, `event-${event.id}`);
   }
 
   private answer(text: string, fileName: string, fallback: string): TextAnswer {
