@@ -93,6 +93,19 @@ describe(`the built bundle (${ENGINE})`, () => {
       expect([route, list.status, list.body.total, list.body[key].length, list.headers.get('x-wp-total')]).toEqual([route, 200, 1, 1, '1']);
     }
 
+    // The calendar feeds (SPEC §12) of the list and of the event.
+    const host = new URL(service.base).host;
+    const feeds: [string, string][] = [
+      ['/events/ics', `/events/ics?${window}`],
+      ['/events/(?P<id>\\d+)/ics', `/events/${event.body.id}/ics`],
+      ['/events/by-slug/(?P<slug>[^/]+)/ics', `/events/by-slug/${event.body.slug}/ics`],
+    ];
+    for (const [route, path] of feeds) {
+      const calendar = await hit('GET', route, path);
+      const uids = calendar.bytes.toString().match(/^UID:[^\r\n]*/gm);
+      expect([route, calendar.status, calendar.headers.get('content-type'), uids]).toEqual([route, 200, 'text/calendar; charset=utf-8', [`UID:${event.body.id}@${host}`]]);
+    }
+
     const records: [string, Answer, string][] = [
       ['events', event, 'title'],
       ['venues', venue, 'venue'],
