@@ -153,12 +153,15 @@ export class TermService {
   }
 
   /** The names, in the request's language, of the terms a filter names (ids or slugs; descendants not added). */
-  async namesOf(taxonomy: Taxonomy, items: (number | string)[], context: RequestContext): Promise<string[]> {
-    const numbers = items.filter((item): item is number => typeof item === 'number');
-    const texts = items.filter((item): item is string => typeof item === 'string');
-    const ids = [...(await this.repository.existingIds(taxonomy, numbers)), ...(await this.repository.findByTexts(taxonomy, texts, null)).map((row) => row.id)];
-    const terms = await this.presentByIds([...new Set(ids)], context);
-    return [...new Set(ids)].flatMap((id) => (terms.has(id) ? [(terms.get(id) as TermResponse).name] : []));
+  namesOf(taxonomy: Taxonomy, items: (number | string)[], context: RequestContext): Promise<string[]> {
+    // Kept per version of the terms, as the filters are.
+    return this.fragments.value('terms', `names ${taxonomy} ${context.language} ${JSON.stringify(items)}`, context.request, async () => {
+      const numbers = items.filter((item): item is number => typeof item === 'number');
+      const texts = items.filter((item): item is string => typeof item === 'string');
+      const ids = [...new Set([...(await this.repository.existingIds(taxonomy, numbers)), ...(await this.repository.findByTexts(taxonomy, texts, null)).map((row) => row.id)])];
+      const terms = await this.presentByIds(ids, context);
+      return ids.flatMap((id) => (terms.has(id) ? [(terms.get(id) as TermResponse).name] : []));
+    });
   }
 
   /**

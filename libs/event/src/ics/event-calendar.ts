@@ -89,21 +89,38 @@ export function keptVevent(event: EventResponse, locked: boolean): KeptVevent {
   return { head: text(head), tail: text(tail), locked, ...span };
 }
 
+/** Lines of a kept rendering of a linked record, made once per rendering (a new version renders it anew). */
+function once<T extends object>(memo: WeakMap<T, string>, record: T, make: (record: T) => string): string {
+  let made = memo.get(record);
+  if (made === undefined) {
+    made = make(record);
+    memo.set(record, made);
+  }
+  return made;
+}
+
+const venueMemo = new WeakMap<VenueResponse, string>();
+const organizerMemo = new WeakMap<OrganizerResponse, string>();
+const termMemo = new WeakMap<TermResponse, string>();
+
+function venueLines(venue: VenueResponse): string {
+  const lines: string[] = [];
+  const place = [venue.venue, venue.address, venue.city, venue.zip, venue.country].map((part) => part.trim()).filter((part) => part !== '');
+  if (place.length > 0) lines.push(contentLine('LOCATION', escapeText(place.join(', '))));
+  if (venue.geo_lat !== null && venue.geo_lng !== null) lines.push(contentLine('GEO', `${venue.geo_lat};${venue.geo_lng}`));
+  return text(lines);
+}
+
+function organizerLine(organizer: OrganizerResponse): string {
+  return text([organizer.email ? contentLine('ORGANIZER', `mailto:${organizer.email}`, { CN: organizer.organizer }) : contentLine('CONTACT', escapeText(organizer.organizer))]);
+}
+
 /** LOCATION and GEO of the (first) venue, ORGANIZER or CONTACT of each organizer, CATEGORIES of the terms. */
 export function linkedLines(venues: readonly VenueResponse[], organizers: readonly OrganizerResponse[], terms: readonly TermResponse[]): string {
-  const lines: string[] = [];
-  const venue = venues[0];
-  if (venue) {
-    const place = [venue.venue, venue.address, venue.city, venue.zip, venue.country].map((part) => part.trim()).filter((part) => part !== '');
-    if (place.length > 0) lines.push(contentLine('LOCATION', escapeText(place.join(', '))));
-    if (venue.geo_lat !== null && venue.geo_lng !== null) lines.push(contentLine('GEO', `${venue.geo_lat};${venue.geo_lng}`));
-  }
-  for (const organizer of organizers) {
-    if (organizer.email) lines.push(contentLine('ORGANIZER', `mailto:${organizer.email}`, { CN: organizer.organizer }));
-    else lines.push(contentLine('CONTACT', escapeText(organizer.organizer)));
-  }
-  if (terms.length > 0) lines.push(contentLine('CATEGORIES', terms.map((term) => escapeText(term.name)).join(',')));
-  return text(lines);
+  let lines = venues.length > 0 ? once(venueMemo, venues[0], venueLines) : '';
+  for (const organizer of organizers) lines += once(organizerMemo, organizer, organizerLine);
+  if (terms.length > 0) lines += text([contentLine('CATEGORIES', terms.map((term) => once(termMemo, term, (named) => escapeText(named.name))).join(','))]);
+  return lines;
 }
 
 /** A whole answer as one feed item (the single-event feeds, which keep nothing). */
