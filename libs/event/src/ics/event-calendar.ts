@@ -67,8 +67,6 @@ export function eventUid(event: EventResponse): string {
   return `${event.id}@${event.global_id.slice(0, event.global_id.lastIndexOf('?id='))}`;
 }
 
-const text = (lines: string[]) => joinLines(lines);
-
 const instant = (utcWallClock: string) => Date.parse(`${utcWallClock.replace(' ', 'T')}Z`);
 
 /** The event's own lines: those before the linked records' and those after (none for a locked event). */
@@ -78,7 +76,7 @@ export function keptVevent(event: EventResponse, locked: boolean): KeptVevent {
   if (event.url) head.push(contentLine('URL', event.url));
   const zone = !event.all_day && zoned(event) ? event.timezone : null;
   const span = { zone, from: instant(event.utc_start_date), to: instant(event.utc_end_date) };
-  if (locked) return { head: text([...head, 'END:VEVENT']), tail: '', locked, ...span };
+  if (locked) return { head: joinLines([...head, 'END:VEVENT']), tail: '', locked, ...span };
   head.push(contentLine('CREATED', dateTimeValue(event.date_utc, true)), contentLine('LAST-MODIFIED', stamp));
   const plain = htmlToPlainText(event.description);
   if (plain !== '') head.push(contentLine('DESCRIPTION', escapeText(plain)));
@@ -86,7 +84,7 @@ export function keptVevent(event: EventResponse, locked: boolean): KeptVevent {
   const tail = [contentLine('STATUS', event.status === 'trash' ? 'CANCELLED' : 'CONFIRMED'), contentLine('CLASS', event.status === 'private' ? 'PRIVATE' : 'PUBLIC')];
   if (event.image) tail.push(contentLine('IMAGE', event.image.url, { VALUE: 'URI' }));
   tail.push(contentLine('TRANSP', 'OPAQUE'), 'END:VEVENT');
-  return { head: text(head), tail: text(tail), locked, ...span };
+  return { head: joinLines(head), tail: joinLines(tail), locked, ...span };
 }
 
 /** Lines of a kept rendering of a linked record, made once per rendering (a new version renders it anew). */
@@ -108,18 +106,18 @@ function venueLines(venue: VenueResponse): string {
   const place = [venue.venue, venue.address, venue.city, venue.zip, venue.country].map((part) => part.trim()).filter((part) => part !== '');
   if (place.length > 0) lines.push(contentLine('LOCATION', escapeText(place.join(', '))));
   if (venue.geo_lat !== null && venue.geo_lng !== null) lines.push(contentLine('GEO', `${venue.geo_lat};${venue.geo_lng}`));
-  return text(lines);
+  return joinLines(lines);
 }
 
 function organizerLine(organizer: OrganizerResponse): string {
-  return text([organizer.email ? contentLine('ORGANIZER', `mailto:${organizer.email}`, { CN: organizer.organizer }) : contentLine('CONTACT', escapeText(organizer.organizer))]);
+  return joinLines([organizer.email ? contentLine('ORGANIZER', `mailto:${organizer.email}`, { CN: organizer.organizer }) : contentLine('CONTACT', escapeText(organizer.organizer))]);
 }
 
 /** LOCATION and GEO of the (first) venue, ORGANIZER or CONTACT of each organizer, CATEGORIES of the terms. */
 export function linkedLines(venues: readonly VenueResponse[], organizers: readonly OrganizerResponse[], terms: readonly TermResponse[]): string {
   let lines = venues.length > 0 ? once(venueMemo, venues[0], venueLines) : '';
   for (const organizer of organizers) lines += once(organizerMemo, organizer, organizerLine);
-  if (terms.length > 0) lines += text([contentLine('CATEGORIES', terms.map((term) => once(termMemo, term, (named) => escapeText(named.name))).join(','))]);
+  if (terms.length > 0) lines += joinLines([contentLine('CATEGORIES', terms.map((term) => once(termMemo, term, (named) => escapeText(named.name))).join(','))]);
   return lines;
 }
 
