@@ -148,6 +148,10 @@ describe('REST platform: parameters, errors, caching (SPEC §2, §3)', () => {
       const array = await t.request('POST', TAGS, { token: editor, raw: { type: 'application/json', body: '["name"]' } });
       expect(array.status).toBe(400);
       expect(array.body).toEqual({ code: 'rest_invalid_json', message: 'The request body must be a JSON object or form fields.', data: { status: 400 } });
+      for (const body of ['null', '"text"', '12']) {
+        const scalar = await t.request('POST', TAGS, { token: editor, raw: { type: 'application/json', body } });
+        expect([body, scalar.status, scalar.body]).toEqual([body, 400, { code: 'rest_invalid_json', message: 'The request body must be a JSON object or form fields.', data: { status: 400 } }]);
+      }
       expect((await t.request('GET', `${TAGS}?hide_empty=0`)).body.total).toBe(0);
     });
 

@@ -24,7 +24,8 @@ function normalizeKeys(source: unknown): Bag {
  */
 export function mergeRequestParams(request: FastifyRequest): void {
   const body = request.body;
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body))) {
+  // An empty body is no body (undefined); a JSON `null`, array, string or number is no set of parameters.
+  if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body))) {
     throw new ApiException(400, 'rest_invalid_json', 'The request body must be a JSON object or form fields.');
   }
   const merged: Bag = { ...normalizeKeys(request.query), ...normalizeKeys(body) };
