@@ -141,7 +141,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   /** A feed's name (SPEC §12): the site's, then the categories and tags it is filtered by, in the request's language. */
   async feedName(query: Pick<ListEventsQueryDto, 'categories' | 'tags'>, context: RequestContext): Promise<string> {
-    const site = this.deps.config.siteName ?? this.deps.links.globalId(context.request, 0).replace(/\?id=0$/, '');
+    const site = this.deps.config.siteName ?? this.deps.links.siteHost(context.request);
     const names: string[] = [];
     for (const taxonomy of ['categories', 'tags'] as const) {
       const items = query[taxonomy];

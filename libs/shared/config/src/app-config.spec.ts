@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       database: { type: 'sqlite', file: 'data/calendar.sqlite' },
       apiRoot: '/wp-json',
       siteUrl: null,
+      siteName: null,
       languages: ['en', 'fr', 'zh-hans'],
       defaultLanguage: 'en',
       adminToken: null,
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
     expect(config.database).toEqual({ type: 'mysql', url: 'mysql://root@127.0.0.1:3306/calendar', database: 'calendar' });
     expect(config.apiRoot).toBe('/api');
     expect(config.siteUrl).toBe('https://example.org');
+    expect([loadConfig({ SITE_NAME: '  Jazz in Lyon ' }).siteName, loadConfig({ SITE_NAME: ' ' }).siteName]).toEqual(['Jazz in Lyon', null]);
   });
 
   it('reads the response cache size in megabytes, 0 for none', () => {

@@ -68,13 +68,18 @@ export class LinkBuilder {
 
   /** `<host[:port] of SITE_URL>?id=<id>` */
   globalId(request: FastifyRequest, id: number): string {
+    return `${this.siteHost(request)}?id=${id}`;
+  }
+
+  /** The host[:port] of SITE_URL, or of the request's origin when it is not set. */
+  siteHost(request: FastifyRequest): string {
     const base = this.config.siteUrl ?? requestOrigin(request);
     let host = this.hosts.get(base);
     if (host === undefined) {
       host = new URL(base).host;
       if (this.hosts.size < 100) this.hosts.set(base, host);
     }
-    return `${host}?id=${id}`;
+    return host;
   }
 
   /** Hosts of the origins seen, so that a URL is not parsed for every record of an answer. */
