@@ -1,15 +1,16 @@
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
-import { OrganizerService } from '@calendar/organizer';
+import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
+import type { MediaEntity } from '@calendar/records';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
 import { markChanged, markOnlyAdded } from '@calendar/shared/database';
 import { ApiException, assertPageExists, Caller, JsonTemplate, JsonText, jsonOf, ListResult, requestOrigin, RevisionCache } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
-import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
-import { VenueService } from '@calendar/venue';
+import { TermLinkRegistry, TermRepository, TermResponse, TermService } from '@calendar/taxonomy';
+import { VenueResponse, VenueService } from '@calendar/venue';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { DateTime } from 'luxon';
@@ -32,6 +33,12 @@ const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
 type Open = (typeof EMBEDDED)[number] | 'json_ld';
 
 /** What is kept of an event per language, origin, lock and kind of answer, under the event's revision. */
+/** The images of some events, and the venues, organizers and terms each event of a page links to. */
+interface Embedded {
+  images: Map<number, MediaEntity>;
+  linked: (event: EventEntity) => { venues: VenueResponse[]; organizers: OrganizerResponse[]; categories: TermResponse[]; tags: TermResponse[] };
+}
+
 interface KeptRendering {
   template: JsonTemplate<Open>;
   /** Single answers: the members of the JSON-LD that come from the event alone. */
@@ -123,13 +130,15 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       if (found) kept.set(event.id, found);
       return !found;
     });
-    const rendered = await this.renderEvents(missing, context, links, { single: false, unlocked: new Set() });
+    // One read of the linked records (and of the images of the events rendered here) serves both steps.
+    const embedded = await this.embeds(missing, links, context);
+    const rendered = await this.renderEvents(missing, context, links, { single: false, unlocked: new Set(), embedded });
     missing.forEach((event, index) => {
       const vevent = keptVevent(rendered[index].toJSON(), locked(event));
       this.vevents.set(keyOf(event), event.revision, vevent, 2 * (vevent.head.length + vevent.tail.length) + 200);
       kept.set(event.id, vevent);
     });
-    const { linked } = await this.embeds([], links, context);
+    const { linked } = embedded;
     const items = events.map((event) => {
       const vevent = kept.get(event.id) as KeptVevent;
       if (vevent.locked) return { kept: vevent, linked: '' };
@@ -262,7 +271,12 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    * only after the event is written), with the kept renderings of the venues, organizers and terms it links to
    * filled in, and in single answers its JSON-LD. Equal to the JSON of `presentEvents`.
    */
-  private async renderEvents(events: EventEntity[], context: RequestContext, links: EventLinks, { single, unlocked }: { single: boolean; unlocked: Set<number> }): Promise<JsonText<EventResponse>[]> {
+  private async renderEvents(
+    events: EventEntity[],
+    context: RequestContext,
+    links: EventLinks,
+    { single, unlocked, embedded }: { single: boolean; unlocked: Set<number>; embedded?: Embedded },
+  ): Promise<JsonText<EventResponse>[]> {
     const origin = requestOrigin(context.request);
     const locked = (event: EventEntity) => event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller);
     const keyOf = (event: EventEntity) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}|${single ? 'single' : 'list'}`;
@@ -272,7 +286,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       if (rendering) kept.set(event.id, rendering);
       return !rendering;
     });
-    const { images, linked } = await this.embeds(missing, links, context);
+    const { images, linked } = embedded ?? (await this.embeds(missing, links, context));
     for (const event of missing) {
       const lock = locked(event);
       const response = mapEvent(event, context, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked: lock }, false);
@@ -321,7 +335,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    * The images of `withImages`, and for each event the venues, organizers, categories and tags it links to, as the
    * caller may see them (kept renderings, FragmentCache): what both ways of answering with events embed.
    */
-  private async embeds(withImages: EventEntity[], links: EventLinks, context: RequestContext) {
+  private async embeds(withImages: EventEntity[], links: EventLinks, context: RequestContext): Promise<Embedded> {
     const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
     const [images, venues, organizers, terms] = await Promise.all([
       withImages.length > 0 ? this.deps.media.byIds(withImages.map((event) => event.imageId)) : new Map<number, never>(),

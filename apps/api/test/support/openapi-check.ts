@@ -110,7 +110,7 @@ export class OpenApiCheck {
     if (!contentType.includes('json')) return [];
     const schema = response.content?.['application/json'];
     if (!schema) return [`${where}: a JSON body where the document declares none`];
-    return this.validate(`${route.path} ${method} ${status}`, this.rebase((schema as { schema: unknown }).schema), body, where);
+    return this.validate(`${route.path} ${method} ${status}`, rebased((schema as { schema: unknown }).schema), body, where);
   }
 
   /** A request the service accepted: its path, query and body parameters as the operation declares them. */
@@ -132,7 +132,7 @@ export class OpenApiCheck {
     const content = operation.requestBody?.content[type];
     if (!content) return [...problems, `${where}: a ${type || 'typeless'} body the document does not declare`];
     const key = `${route.path} ${request.method} body ${type}`;
-    const schema = this.rebase(content.schema);
+    const schema = rebased(content.schema);
     if (type === 'application/json') problems.push(...this.validate(key, schema, JSON.parse(request.payload.toString()), `${where} (body)`));
     else if (type === 'application/x-www-form-urlencoded') problems.push(...this.validateText(key, schema, fields(new URLSearchParams(request.payload.toString())), `${where} (body)`));
     return problems;
@@ -153,10 +153,11 @@ export class OpenApiCheck {
     return (validate.errors ?? []).slice(0, 8).map((error) => `${where}: ${error.instancePath || '(body)'} ${error.message} ${JSON.stringify(error.params)}`);
   }
 
-  /** Points the document's local references at the registered document. */
-  private rebase(schema: unknown): unknown {
-    return JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi#/components/'));
-  }
+}
+
+/** A schema of the document with its local references pointed at the registered document. */
+function rebased(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"openapi#/components/'));
 }
 
 /** The parameters of one location as an object schema: each declared name, the required ones required. */
@@ -164,7 +165,7 @@ function objectOf(parameters: Parameter[], location: string): Record<string, unk
   const own = parameters.filter((parameter) => parameter.in === location);
   return {
     type: 'object',
-    properties: Object.fromEntries(own.map((parameter) => [parameter.name, JSON.parse(JSON.stringify(parameter.schema ?? {}).replace(/"#\/components\//g, '"openapi#/components/'))])),
+    properties: Object.fromEntries(own.map((parameter) => [parameter.name, rebased(parameter.schema ?? {})])),
     required: own.filter((parameter) => parameter.required).map((parameter) => parameter.name),
   };
 }

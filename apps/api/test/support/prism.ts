@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@calendar/shared/testing';
 
 /*
  * Stoplight Prism's validating proxy in front of a test application (the `-prism` projects): every request of the HTTP suite
@@ -50,17 +50,6 @@ export function prismDocument(served: Document, namespacePath: string, languages
   }
   const { servers: _servers, ...rest } = served;
   return { ...rest, paths };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `prism proxy` for the document in front of `upstream`, and waits until it listens. */

@@ -62,8 +62,9 @@ function prismCanRead(target: string, headers: Record<string, string>, payload: 
   try {
     decodeURI(target);
     // A JSON body that is no object (`null`, `"text"`: the service refuses those with 400) makes it stop answering.
-    if (payload !== undefined && /json/i.test(headers['content-type'] ?? '')) return typeof JSON.parse(payload.toString()) === 'object' && JSON.parse(payload.toString()) !== null;
-    return true;
+    if (payload === undefined || !/json/i.test(headers['content-type'] ?? '')) return true;
+    const body: unknown = JSON.parse(payload.toString());
+    return typeof body === 'object' && body !== null;
   } catch {
     return false;
   }

@@ -4,7 +4,7 @@ import { RecordTarget } from '@calendar/records';
 import { AppConfig } from '@calendar/shared/config';
 import { applyListHeaders, TextAnswer } from '@calendar/shared/http';
 import type { FastifyReply } from 'fastify';
-import { ListEventsFeedQueryDto, ListEventsQueryDto } from '../dto/event.dto';
+import { ListEventsFeedQueryDto } from '../dto/event.dto';
 import { EventService } from '../event.service';
 import { calendarText, feedItem } from './event-calendar';
 
@@ -28,7 +28,7 @@ export class EventFeedService {
   ) {}
 
   async list(query: ListEventsFeedQueryDto, context: RequestContext, reply: FastifyReply): Promise<TextAnswer> {
-    const result = await this.events.eventFeed(query as ListEventsQueryDto, context);
+    const result = await this.events.eventFeed(query, context);
     applyListHeaders(reply, result);
     const name = await this.events.feedName(query, context);
     return this.answer(calendarText(result.items, { name, timezone: this.config.timezone.name }), 'events', 'events');
