@@ -64,11 +64,8 @@ const LINK_LISTS = {
   terms: '(SELECT GROUP_CONCAT(lt.term_id ORDER BY lt.position) FROM event_terms lt WHERE lt.event_id = r.id)',
 };
 
-/** Events with their links, as loaded with `LINK_LISTS`. */
-export interface EventsWithLinks {
-  events: EventEntity[];
-  links: EventLinks;
-}
+/** What deciding how to answer with an event needs: which it is, its revision, and who may see it whole. */
+export type EventHead = Pick<EventEntity, 'id' | 'revision' | 'status' | 'authorId' | 'passwordHash'>;
 
 function linksOf(extras: Map<number, Record<string, unknown>>): EventLinks {
   const links: EventLinks = { venues: new Map(), organizers: new Map(), terms: new Map() };
@@ -185,10 +182,11 @@ export class EventRepository {
   }
 
   /**
-   * A page of events by UTC start then id (SPEC §4.4), with their translations: the page is selected and loaded
-   * in one query. `walk`: read it by walking the listing index and probing each event (see `filtered`).
+   * A page of events by UTC start then id (SPEC §4.4): each event's head (what deciding how to answer with it
+   * needs) and its links, in one query; the full records of the events whose renderings are not kept are loaded
+   * with `load`. `walk`: read the page by walking the listing index and probing each event (see `filtered`).
    */
-  async page(filter: EventListFilter, offset: number, limit: number, walk = false): Promise<EventsWithLinks> {
+  async page(filter: EventListFilter, offset: number, limit: number, walk = false): Promise<{ heads: EventHead[]; links: EventLinks }> {
     const [sql, params] = this.filtered(filter, walk)
       .select('e.id', 'id')
       .addSelect('e.start_utc', 'start_utc')
@@ -197,9 +195,30 @@ export class EventRepository {
       .offset(offset)
       .limit(limit)
       .getQueryAndParameters();
-    // The derived table: MySQL takes no LIMIT directly inside IN (...).
-    const loaded = await this.loader.loadWithExtras(`r.id IN (SELECT p.id FROM (${sql}) p)`, params, 'r.start_utc, r.id');
-    return { events: loaded.records, links: linksOf(loaded.extras) };
+    // The page is selected from the listing index alone; its rows' heads and links are read for those rows only.
+    const lists = Object.entries(LINK_LISTS).map(([name, expression]) => `${expression} AS ${name}`);
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT r.id, r.revision, r.status, r.author_id, r.password_hash, ${lists.join(', ')} FROM (${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.start_utc, p.id`,
+      params,
+    );
+    const extras = new Map<number, Record<string, unknown>>();
+    const heads = rows.map((row): EventHead => {
+      const id = Number(row['id']);
+      extras.set(id, row);
+      return {
+        id,
+        revision: Number(row['revision']),
+        status: row['status'] as RecordStatus,
+        authorId: Number(row['author_id']),
+        passwordHash: (row['password_hash'] as string | null) ?? null,
+      };
+    });
+    return { heads, links: linksOf(extras) };
+  }
+
+  /** Events with their translations, in the order of `ids`; those that no longer exist are left out. */
+  load(ids: number[]): Promise<EventEntity[]> {
+    return this.loader.load(ids);
   }
 
   /** One event with its translations and links, or null. */

@@ -23,7 +23,7 @@ import { LinkItem } from './dto/event-params';
 import { EventEntity, EventTranslationEntity } from './entities/event.entity';
 import { eventZone, isDateProblem, resolveEventDates } from './event-dates';
 import { FeedItem, KeptVevent, keptVevent, linkedLines } from './ics/event-calendar';
-import { EventLinks, EventListFilter, EventRepository } from './event.repository';
+import { EventHead, EventLinks, EventListFilter, EventRepository } from './event.repository';
 
 const TWO_YEARS = { years: 2 };
 
@@ -32,13 +32,10 @@ const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
 /** ... and, in single answers, its JSON-LD, which embeds its place and organizers. */
 type Open = (typeof EMBEDDED)[number] | 'json_ld';
 
-/** What is kept of an event per language, origin, lock and kind of answer, under the event's revision. */
-/** The images of some events, and the venues, organizers and terms each event of a page links to. */
-interface Embedded {
-  images: Map<number, MediaEntity>;
-  linked: (event: EventEntity) => { venues: VenueResponse[]; organizers: OrganizerResponse[]; categories: TermResponse[]; tags: TermResponse[] };
-}
+/** The venues, organizers and terms an event links to, as the caller may see them. */
+type Linked = (eventId: number) => { venues: VenueResponse[]; organizers: OrganizerResponse[]; categories: TermResponse[]; tags: TermResponse[] };
 
+/** What is kept of an event per language, origin, lock and kind of answer, under the event's revision. */
 interface KeptRendering {
   template: JsonTemplate<Open>;
   /** Single answers: the members of the JSON-LD that come from the event alone. */
@@ -104,13 +101,14 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     if (event.passwordHash && !mayModify(event, context.caller) && !(password !== undefined && passwordMatches(password, event.passwordHash))) {
       throw new RecordException(403, 'event-password-protected', 'The event is protected by a password.');
     }
-    const [response] = await this.renderEvents([event], context, links, { single: true, unlocked: new Set([event.id]) });
-    return response;
+    const [{ text }] = await this.renderEvents([event], context, { single: true, unlocked: new Set([event.id]), linked: await this.linkedOf(links, context), load: async () => [event] });
+    return text;
   }
 
   async listEvents(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<JsonText<EventResponse>>> {
     const page = await this.eventRows(query, context);
-    const items = await this.renderEvents(page.events, context, page.links, { single: false, unlocked: new Set() });
+    const rendered = await this.renderEvents(page.heads, context, { single: false, unlocked: new Set(), linked: await this.linkedOf(page.links, context), load: (ids) => this.events.load(ids) });
+    const items = rendered.map(({ text }) => text);
     return new ListResult('events', items, page.total, query, page.pageUrl('events'));
   }
 
@@ -120,30 +118,30 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    * lines of the records it links to are made from their kept renderings; a locked event is shown reduced.
    */
   async eventFeed(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<FeedItem>> {
-    const { events, links, total, pageUrl } = await this.eventRows(query, context);
+    const { heads, links, total, pageUrl } = await this.eventRows(query, context);
     const origin = requestOrigin(context.request);
-    const locked = (event: EventEntity) => event.passwordHash !== null && !mayModify(event, context.caller);
-    const keyOf = (event: EventEntity) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}`;
+    const locked = (event: EventHead) => event.passwordHash !== null && !mayModify(event, context.caller);
+    const keyOf = (event: EventHead) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}`;
     const kept = new Map<number, KeptVevent>();
-    const missing = events.filter((event) => {
+    const missing = heads.filter((event) => {
       const found = this.vevents.get(keyOf(event), event.revision);
       if (found) kept.set(event.id, found);
       return !found;
     });
-    // One read of the linked records (and of the images of the events rendered here) serves both steps.
-    const embedded = await this.embeds(missing, links, context);
-    const rendered = await this.renderEvents(missing, context, links, { single: false, unlocked: new Set(), embedded });
-    missing.forEach((event, index) => {
-      const vevent = keptVevent(rendered[index].toJSON(), locked(event));
+    // One read of the linked records serves both steps; full records are read only for what is rendered anew.
+    const linked = await this.linkedOf(links, context);
+    const rendered = await this.renderEvents(missing, context, { single: false, unlocked: new Set(), linked, load: (ids) => this.events.load(ids) });
+    for (const { event, text } of rendered) {
+      const vevent = keptVevent(text.toJSON(), locked(event));
       this.vevents.set(keyOf(event), event.revision, vevent, 2 * (vevent.head.length + vevent.tail.length) + 200);
       kept.set(event.id, vevent);
-    });
-    const { linked } = embedded;
-    const items = events.map((event) => {
-      const vevent = kept.get(event.id) as KeptVevent;
-      if (vevent.locked) return { kept: vevent, linked: '' };
-      const { venues, organizers, categories, tags } = linked(event);
-      return { kept: vevent, linked: linkedLines(venues, organizers, [...categories, ...tags]) };
+    }
+    const items = heads.flatMap((event) => {
+      const vevent = kept.get(event.id);
+      if (!vevent) return [];
+      if (vevent.locked) return [{ kept: vevent, linked: '' }];
+      const { venues, organizers, categories, tags } = linked(event.id);
+      return [{ kept: vevent, linked: linkedLines(venues, organizers, [...categories, ...tags]) }];
     });
     return new ListResult('events', items, total, query, pageUrl('events/ics'));
   }
@@ -163,7 +161,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   private async eventRows(
     query: ListEventsQueryDto,
     context: RequestContext,
-  ): Promise<{ events: EventEntity[]; links: EventLinks; total: number; pageUrl: (route: string) => (page: number) => string }> {
+  ): Promise<{ heads: EventHead[]; links: EventLinks; total: number; pageUrl: (route: string) => (page: number) => string }> {
     const { caller, language, request } = context;
     const problems: Record<string, string> = {};
     const now = new Date();
@@ -225,9 +223,9 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const total = await this.keptTotal(filter, request);
     assertPageExists('event', query, total);
     const offset = (query.page - 1) * query.per_page;
-    const { events, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
+    const { heads, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
     const { translation_language: _language, page: _page, ...filters } = query;
-    return { events, links, total, pageUrl: (route) => (page) => this.deps.links.rest(request, language, route, { ...filters, ...effective, page }) };
+    return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(request, language, route, { ...filters, ...effective, page }) };
   }
 
   /**
@@ -267,27 +265,29 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   }
 
   /**
-   * Events as answered: each event's JSON text made from what is kept of it under its revision (rendered again
-   * only after the event is written), with the kept renderings of the venues, organizers and terms it links to
-   * filled in, and in single answers its JSON-LD. Equal to the JSON of `presentEvents`.
+   * Events as answered: each event's JSON text made from what is kept of it under its revision (its full record
+   * loaded and rendered again only after it is written), with the kept renderings of the venues, organizers and
+   * terms it links to filled in, and in single answers its JSON-LD. Equal to the JSON of `presentEvents`. Each
+   * answer comes with the head it was made from: the full record's, when it was read anew (an event deleted since
+   * its head was read is left out).
    */
   private async renderEvents(
-    events: EventEntity[],
+    heads: EventHead[],
     context: RequestContext,
-    links: EventLinks,
-    { single, unlocked, embedded }: { single: boolean; unlocked: Set<number>; embedded?: Embedded },
-  ): Promise<JsonText<EventResponse>[]> {
+    { single, unlocked, linked, load }: { single: boolean; unlocked: Set<number>; linked: Linked; load: (ids: number[]) => Promise<EventEntity[]> },
+  ): Promise<{ event: EventHead; text: JsonText<EventResponse> }[]> {
     const origin = requestOrigin(context.request);
-    const locked = (event: EventEntity) => event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller);
-    const keyOf = (event: EventEntity) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}|${single ? 'single' : 'list'}`;
-    const kept = new Map<number, KeptRendering>();
-    const missing = events.filter((event) => {
+    const locked = (event: EventHead) => event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller);
+    const keyOf = (event: EventHead) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}|${single ? 'single' : 'list'}`;
+    const kept = new Map<number, { event: EventHead; rendering: KeptRendering }>();
+    const missing = heads.filter((event) => {
       const rendering = this.rendered.get(keyOf(event), event.revision);
-      if (rendering) kept.set(event.id, rendering);
+      if (rendering) kept.set(event.id, { event, rendering });
       return !rendering;
     });
-    const { images, linked } = embedded ?? (await this.embeds(missing, links, context));
-    for (const event of missing) {
+    const loaded = missing.length > 0 ? await load(missing.map((event) => event.id)) : [];
+    const images = loaded.length > 0 ? await this.deps.media.byIds(loaded.map((event) => event.imageId)) : new Map<number, MediaEntity>();
+    for (const event of loaded) {
       const lock = locked(event);
       const response = mapEvent(event, context, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked: lock }, false);
       const withJsonLd = single && !lock;
@@ -298,13 +298,15 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
         jsonLd: withJsonLd ? eventJsonLdOwn(response, event) : undefined,
       };
       this.rendered.set(keyOf(event), event.revision, rendering, rendering.template.size);
-      kept.set(event.id, rendering);
+      kept.set(event.id, { event, rendering });
     }
     const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;
-    return events.map((event) => {
-      const { template, jsonLd } = kept.get(event.id) as KeptRendering;
-      const { venues, organizers, categories, tags } = linked(event);
-      return new JsonText<EventResponse>(
+    return heads.flatMap((head) => {
+      const found = kept.get(head.id);
+      if (!found) return [];
+      const { template, jsonLd } = found.rendering;
+      const { venues, organizers, categories, tags } = linked(head.id);
+      const text = new JsonText<EventResponse>(
         template.fill({
           categories: list(categories),
           tags: list(tags),
@@ -313,47 +315,46 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
           json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, venues, organizers)) : '',
         }),
       );
+      return [{ event: found.event, text }];
     });
   }
 
   /** Events with everything they embed, loaded for the whole page in a fixed number of queries. */
   private async presentEvents(events: EventEntity[], context: RequestContext, jsonLd: boolean, unlocked: Set<number>, known?: EventLinks): Promise<EventResponse[]> {
     const links = known ?? (await this.events.links(events.map((event) => event.id)));
-    const { images, linked } = await this.embeds(events, links, context);
+    const [images, linked] = await Promise.all([this.deps.media.byIds(events.map((event) => event.imageId)), this.linkedOf(links, context)]);
     return events.map((event) =>
       mapEvent(
         event,
         context,
         this.deps,
-        { image: images.get(event.imageId ?? 0) ?? null, ...linked(event), locked: event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller) },
+        { image: images.get(event.imageId ?? 0) ?? null, ...linked(event.id), locked: event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller) },
         jsonLd,
       ),
     );
   }
 
   /**
-   * The images of `withImages`, and for each event the venues, organizers, categories and tags it links to, as the
-   * caller may see them (kept renderings, FragmentCache): what both ways of answering with events embed.
+   * For each event, the venues, organizers, categories and tags it links to, as the caller may see them (kept
+   * renderings, FragmentCache): what both ways of answering with events embed.
    */
-  private async embeds(withImages: EventEntity[], links: EventLinks, context: RequestContext): Promise<Embedded> {
+  private async linkedOf(links: EventLinks, context: RequestContext): Promise<Linked> {
     const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
-    const [images, venues, organizers, terms] = await Promise.all([
-      withImages.length > 0 ? this.deps.media.byIds(withImages.map((event) => event.imageId)) : new Map<number, never>(),
+    const [venues, organizers, terms] = await Promise.all([
       this.venues.presentByIds(all(links.venues), context),
       this.organizers.presentByIds(all(links.organizers), context),
       this.terms.presentByIds(all(links.terms), context),
     ]);
     const pick = <T>(ids: number[] | undefined, map: Map<number, T>) => (ids ?? []).map((id) => map.get(id)).filter((item): item is T => item !== undefined);
-    const linked = (event: EventEntity) => {
-      const eventTerms = pick(links.terms.get(event.id), terms);
+    return (eventId) => {
+      const eventTerms = pick(links.terms.get(eventId), terms);
       return {
-        venues: pick(links.venues.get(event.id), venues),
-        organizers: pick(links.organizers.get(event.id), organizers),
+        venues: pick(links.venues.get(eventId), venues),
+        organizers: pick(links.organizers.get(eventId), organizers),
         categories: eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat'),
         tags: eventTerms.filter((term) => term.taxonomy === 'post_tag'),
       };
     };
-    return { images, linked };
   }
 
   protected present(event: EventEntity, context: RequestContext, options: PresentOptions): EventResponse {
