@@ -98,17 +98,23 @@ async function measure(databaseUrl: string, chosen: (data: BenchData) => Scenari
   const token = editorToken(databaseUrl, run);
   const server = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, { port });
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.process.pid as number))), 100);
+  let scenarioPeak = 0;
+  const sampler = setInterval(() => {
+    const rss = rssMb(server.process.pid as number);
+    peak = Math.max(peak, rss);
+    scenarioPeak = Math.max(scenarioPeak, rss);
+  }, 100);
   const results: ScenarioResult[] = [];
   try {
     const data = await benchData(server.base, token);
     for (const scenario of chosen(data)) {
+      scenarioPeak = 0;
       // Warm-up: JIT compilation and connection set-up are not part of the measurement; its URLs are not the run's.
       await drive(server.base, scenario, load.warmup, load.connections, 10_000_000);
       const result = await drive(server.base, scenario, load.duration, load.connections, 0);
-      const figures = { name: scenario.name, section: scenario.section, shown: scenario.shown, budget: scenario.budget, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+      const figures = { name: scenario.name, section: scenario.section, shown: scenario.shown, budget: scenario.budget, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, peakRssMb: scenarioPeak };
       results.push(figures);
-      process.stderr.write(`${scenario.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.errors}\n`);
+      process.stderr.write(`${scenario.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.errors}, peak RSS ${figures.peakRssMb} MB\n`);
     }
     return { results, peak, total: await countEvents(databaseUrl), database: databaseUrl.startsWith('mysql') ? serverVersion() : 'SQLite' };
   } finally {

@@ -11,6 +11,8 @@ export interface ScenarioResult {
   p99: number;
   errors: number;
   budget?: Budget;
+  /** The service's peak resident memory while the scenario ran (warm-up included), in MB. */
+  peakRssMb?: number;
 }
 
 export interface RunInfo {
@@ -50,9 +52,9 @@ function budgetText(budget: Budget | undefined): string {
 export function renderTable(results: ScenarioResult[]): string {
   const rows = results.map(
     (r) =>
-      `| ${r.name} | §${r.section} | ${r.shown.startsWith('/') ? `\`${r.shown.replace('/wp-json/calendar/events/v1', '…')}\`` : r.shown} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.errors} | ${budgetText(r.budget)} | ${verdict(r)} |`,
+      `| ${r.name} | §${r.section} | ${r.shown.startsWith('/') ? `\`${r.shown.replace('/wp-json/calendar/events/v1', '…')}\`` : r.shown} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb ?? ''} | ${budgetText(r.budget)} | ${verdict(r)} |`,
   );
-  return ['| Scenario | SPEC | Asked | req/s | p50 ms | p99 ms | non-2xx | Budget | Met |', '|---|---|---|---:|---:|---:|---:|---|---|', ...rows].join('\n');
+  return ['| Scenario | SPEC | Asked | req/s | p50 ms | p99 ms | non-2xx | RSS MB | Budget | Met |', '|---|---|---|---:|---:|---:|---:|---:|---|---|', ...rows].join('\n');
 }
 
 /** The Markdown section of one benchmark run. */
