@@ -196,11 +196,19 @@ export class EventRepository {
       .limit(limit)
       .getQueryAndParameters();
     // The page is selected from the listing index alone; its rows' heads and links are read for those rows only.
+    return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.start_utc, p.id`, params);
+  }
+
+  /** One event's head and links, or null. */
+  async oneHead(id: number): Promise<{ head: EventHead; links: EventLinks } | null> {
+    const { heads, links } = await this.heads('events r WHERE r.id = ?', [id]);
+    return heads[0] ? { head: heads[0], links } : null;
+  }
+
+  /** The heads and links of the events (alias `r`) of a FROM clause, in its order. */
+  private async heads(from: string, params: unknown[]): Promise<{ heads: EventHead[]; links: EventLinks }> {
     const lists = Object.entries(LINK_LISTS).map(([name, expression]) => `${expression} AS ${name}`);
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT r.id, r.revision, r.status, r.author_id, r.password_hash, ${lists.join(', ')} FROM (${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.start_utc, p.id`,
-      params,
-    );
+    const rows: Record<string, unknown>[] = await this.dataSource.query(`SELECT r.id, r.revision, r.status, r.author_id, r.password_hash, ${lists.join(', ')} FROM ${from}`, params);
     const extras = new Map<number, Record<string, unknown>>();
     const heads = rows.map((row): EventHead => {
       const id = Number(row['id']);
@@ -219,12 +227,6 @@ export class EventRepository {
   /** Events with their translations, in the order of `ids`; those that no longer exist are left out. */
   load(ids: number[]): Promise<EventEntity[]> {
     return this.loader.load(ids);
-  }
-
-  /** One event with its translations and links, or null. */
-  async oneWithLinks(id: number): Promise<{ event: EventEntity; links: EventLinks } | null> {
-    const loaded = await this.loader.loadWithExtras('r.id = ?', [id]);
-    return loaded.records[0] ? { event: loaded.records[0], links: linksOf(loaded.extras) } : null;
   }
 
   /** The venues, organizers and terms of events, each in the order they were given: one query. */

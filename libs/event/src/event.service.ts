@@ -92,17 +92,19 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   /** A single read (SPEC §4.3, §4.7). */
   async getEvent(target: RecordTarget, context: RequestContext, password?: string): Promise<JsonText<EventResponse>> {
     const id = await this.targetId(target, context);
-    const found = id === null ? null : await this.events.oneWithLinks(id);
+    const found = id === null ? null : await this.events.oneHead(id);
     if (!found) throw RecordException.notFound(this.kind);
-    const { event, links } = found;
-    const access = readAccess(event, context.caller);
+    const { head, links } = found;
+    const access = readAccess(head, context.caller);
     if (access === 'trashed') throw RecordException.trashed(this.kind);
     if (access === 'hidden') throw RecordException.notAccessible(this.kind);
-    if (event.passwordHash && !mayModify(event, context.caller) && !(password !== undefined && passwordMatches(password, event.passwordHash))) {
+    if (head.passwordHash && !mayModify(head, context.caller) && !(password !== undefined && passwordMatches(password, head.passwordHash))) {
       throw new RecordException(403, 'event-password-protected', 'The event is protected by a password.');
     }
-    const [{ text }] = await this.renderEvents([event], context, { single: true, unlocked: new Set([event.id]), linked: await this.linkedOf(links, context), load: async () => [event] });
-    return text;
+    const rendered = await this.renderEvents([head], context, { single: true, unlocked: new Set([head.id]), linked: await this.linkedOf(links, context), load: (ids) => this.events.load(ids) });
+    // Deleted since its head was read: as if asked a moment later.
+    if (rendered.length === 0) throw RecordException.notFound(this.kind);
+    return rendered[0].text;
   }
 
   async listEvents(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<JsonText<EventResponse>>> {

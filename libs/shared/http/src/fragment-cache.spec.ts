@@ -83,4 +83,15 @@ describe('FragmentCache', () => {
     expect(await cache.value('venues', 'known', request(), compute)).toBe('v2:3');
     expect(await new FragmentCache(versions, 0).value('venues', 'known', request(), compute)).toBe('v2:4');
   });
+
+  it('reads the data versions once per request, even for parts asked for at the same time', async () => {
+    const versions = new Versions();
+    const cache = new FragmentCache(versions, 100);
+    const render = async (missing: number[]) => new Map(missing.map((id) => [id, `v:${id}`]));
+    const one = request();
+    await Promise.all([cache.many('venues', 'en', [1], one, render), cache.many('organizers', 'en', [2], one, render), cache.many('terms', 'en', [3], one, render)]);
+    expect(versions.reads).toBe(1);
+    await cache.many('venues', 'en', [1], request(), render);
+    expect(versions.reads).toBe(2);
+  });
 });

@@ -141,12 +141,13 @@ export class ResponseCache {
 }
 
 /**
- * The data versions for this request: those already read for it, else read now (one query) and kept on the
- * request. One read per request serves everything kept per version (answers, totals, embedded records).
+ * The data versions for this request: those already read (or being read) for it, else read now (one query) and
+ * kept on the request. One read per request serves everything kept per version (answers, totals, embedded records).
  */
-export async function dataVersionsFor(request: object, versions: DataVersionSource): Promise<DataVersions> {
-  const holder = request as { dataVersions?: DataVersions };
-  if (holder.dataVersions === undefined) holder.dataVersions = await versions.read();
+export function dataVersionsFor(request: object, versions: DataVersionSource): Promise<DataVersions> {
+  // The read itself is kept: parts of an answer asked for at once (its venues, organizers and terms) share it.
+  const holder = request as { dataVersions?: Promise<DataVersions> };
+  holder.dataVersions ??= versions.read();
   return holder.dataVersions;
 }
 
