@@ -132,7 +132,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     });
     // One read of the linked records serves both steps; full records are read only for what is rendered anew.
     const linked = await this.linkedOf(links, context);
-    const rendered = await this.renderEvents(missing, context, { single: false, unlocked: new Set(), linked, load: (ids) => this.events.load(ids) });
+    // What is rendered here to make VEVENTs is not kept as JSON too: the VEVENT is (a JSON list keeps its own).
+    const rendered = await this.renderEvents(missing, context, { single: false, unlocked: new Set(), linked, load: (ids) => this.events.load(ids), keep: false });
     for (const { event, text } of rendered) {
       const vevent = keptVevent(text.toJSON(), locked(event));
       this.vevents.set(keyOf(event), event.revision, vevent, 2 * (vevent.head.length + vevent.tail.length) + 200);
@@ -271,12 +272,18 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    * loaded and rendered again only after it is written), with the kept renderings of the venues, organizers and
    * terms it links to filled in, and in single answers its JSON-LD. Equal to the JSON of `presentEvents`. Each
    * answer comes with the head it was made from: the full record's, when it was read anew (an event deleted since
-   * its head was read is left out).
+   * its head was read is left out). `keep: false` keeps nothing new (for answers made from the JSON, such as feeds).
    */
   private async renderEvents(
     heads: EventHead[],
     context: RequestContext,
-    { single, unlocked, linked, load }: { single: boolean; unlocked: Set<number>; linked: Linked; load: (ids: number[]) => Promise<EventEntity[]> },
+    {
+      single,
+      unlocked,
+      linked,
+      load,
+      keep = true,
+    }: { single: boolean; unlocked: Set<number>; linked: Linked; load: (ids: number[]) => Promise<EventEntity[]>; keep?: boolean },
   ): Promise<{ event: EventHead; text: JsonText<EventResponse> }[]> {
     const origin = requestOrigin(context.request);
     const locked = (event: EventHead) => event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller);
@@ -299,7 +306,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
         template: JsonTemplate.of<Open>(response, lock ? [] : withJsonLd ? [...EMBEDDED, 'json_ld'] : EMBEDDED),
         jsonLd: withJsonLd ? eventJsonLdOwn(response, event) : undefined,
       };
-      this.rendered.set(keyOf(event), event.revision, rendering, rendering.template.size);
+      if (keep) this.rendered.set(keyOf(event), event.revision, rendering, rendering.template.size);
       kept.set(event.id, { event, rendering });
     }
     const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;

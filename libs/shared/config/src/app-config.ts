@@ -110,7 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   config.logLevel = logLevel as LogLevel;
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems['LOG_LEVEL'] = `must be one of ${LOG_LEVELS.join(', ')}`;
 
-  const cacheMb = read('RESPONSE_CACHE_MB', '24');
+  const cacheMb = read('RESPONSE_CACHE_MB', '16');
   config.responseCacheBytes = Number(cacheMb) * 1024 * 1024;
   if (!/^\d+$/.test(cacheMb) || Number(cacheMb) > 4096) problems['RESPONSE_CACHE_MB'] = 'must be a whole number of megabytes from 0 (no cache) to 4096';
 
