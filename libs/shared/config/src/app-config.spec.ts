@@ -14,7 +14,7 @@ describe('loadConfig', () => {
       defaultLanguage: 'en',
       adminToken: null,
       logLevel: 'info',
-      responseCacheBytes: 24 * 1024 * 1024,
+      responseCacheBytes: 16 * 1024 * 1024,
       countMemoEntries: 10000,
       fragmentCacheEntries: 5000,
       renderCacheBytes: 8 * 1024 * 1024,
