@@ -86,7 +86,7 @@ export class EventRepository {
   private readonly loader: TranslatedLoader<EventEntity>;
 
   constructor(private readonly dataSource: DataSource) {
-    this.loader = new TranslatedLoader(dataSource, EventEntity, 'translations', LINK_LISTS);
+    this.loader = new TranslatedLoader(dataSource, EventEntity, 'translations');
   }
 
   /**

@@ -65,20 +65,4 @@ describe('TranslatedLoader', () => {
     expect(loaded[2].translations).toEqual([]);
     expect(await new TranslatedLoader(dataSource, Thing).load([])).toEqual([]);
   });
-
-  it('reads extra expressions in the same query, once per record, in the order asked', async () => {
-    const loader = new TranslatedLoader(dataSource, Thing, 'translations', {
-      languages: '(SELECT GROUP_CONCAT(x.lang ORDER BY x.lang DESC) FROM thing_texts x WHERE x.thing_id = r.id)',
-      doubled: 'r.id * 2',
-    });
-    const { records, extras } = await loader.loadWithExtras('r.id IN (?, ?)', [1, 2], 'r.id DESC');
-    expect(records.map((thing) => [thing.id, thing.translations.length])).toEqual([
-      [2, 0],
-      [1, 2],
-    ]);
-    expect([...extras]).toEqual([
-      [2, { languages: null, doubled: 4 }],
-      [1, { languages: 'fr,en', doubled: 2 }],
-    ]);
-  });
 });

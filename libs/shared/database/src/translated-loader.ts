@@ -24,11 +24,6 @@ export class TranslatedLoader<E extends ObjectLiteral> {
     private readonly entity: EntityTarget<E>,
     /** The property of the entity that holds its translations (a one-to-many relation). */
     private readonly translationsProperty = 'translations',
-    /**
-     * More values read in the same query, by name: SQL expressions on alias `r` (scalar subqueries), given back
-     * by `loadWithExtras` beside each record.
-     */
-    private readonly extras: Record<string, string> = {},
   ) {}
 
   private prepare() {
@@ -44,7 +39,6 @@ export class TranslatedLoader<E extends ObjectLiteral> {
     const columns = [
       ...record.map((column, index) => `r.${quote(column.databaseName)} AS ${quote(`r${index}`)}`),
       ...translation.map((column, index) => `t.${quote(column.databaseName)} AS ${quote(`t${index}`)}`),
-      ...Object.values(this.extras).map((sql, index) => `${sql} AS ${quote(`x${index}`)}`),
     ];
     const select = `SELECT ${columns.join(', ')} FROM ${quote(metadata.tableName)} r LEFT JOIN ${quote(target.tableName)} t ON t.${quote(owner)} = r.${quote('id')}`;
     const idAlias = `r${record.findIndex((column) => column.isPrimary)}`;
@@ -65,23 +59,11 @@ export class TranslatedLoader<E extends ObjectLiteral> {
    * the order of `orderBy` (SQL on alias `r`): a page can be selected and loaded in one query.
    */
   async loadWhere(condition: string, params: unknown[], orderBy?: string, manager: EntityManager = this.dataSource.manager): Promise<E[]> {
-    return (await this.loadWithExtras(condition, params, orderBy, manager)).records;
-  }
-
-  /** As `loadWhere`, with the values of the loader's extra expressions for each record, by record id. */
-  async loadWithExtras(
-    condition: string,
-    params: unknown[],
-    orderBy?: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<{ records: E[]; extras: Map<number, Record<string, unknown>> }> {
     const { select, record, translation, idAlias, textIdAlias, metadata, target } = this.prepare();
     const relation = this.translationsProperty;
     const rows: Record<string, unknown>[] = await manager.query(`${select} WHERE ${condition}${orderBy ? ` ORDER BY ${orderBy}` : ''}`, params);
     const driver = this.dataSource.driver;
-    const names = Object.keys(this.extras);
     const byId = new Map<number, E>();
-    const extras = new Map<number, Record<string, unknown>>();
     for (const row of rows) {
       const id = Number(row[idAlias]);
       let entity = byId.get(id);
@@ -90,14 +72,13 @@ export class TranslatedLoader<E extends ObjectLiteral> {
         record.forEach((column, index) => column.setEntityValue(entity as E, driver.prepareHydratedValue(row[`r${index}`], column)));
         (entity as Record<string, unknown>)[relation] = [];
         byId.set(id, entity);
-        if (names.length > 0) extras.set(id, Object.fromEntries(names.map((name, index) => [name, row[`x${index}`]])));
       }
       if (row[textIdAlias] === null || row[textIdAlias] === undefined) continue;
       const text = target.create() as ObjectLiteral;
       translation.forEach((column, index) => column.setEntityValue(text, driver.prepareHydratedValue(row[`t${index}`], column)));
       ((entity as Record<string, unknown>)[relation] as ObjectLiteral[]).push(text);
     }
-    return { records: [...byId.values()], extras };
+    return [...byId.values()];
   }
 
 }
