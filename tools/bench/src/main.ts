@@ -116,20 +116,26 @@ async function measure(databaseUrl: string, chosen: (data: BenchData) => Scenari
       results.push(figures);
       process.stderr.write(`${scenario.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.errors}, peak RSS ${figures.peakRssMb} MB\n`);
     }
-    return { results, peak, total: await countEvents(databaseUrl), database: databaseUrl.startsWith('mysql') ? serverVersion() : 'SQLite' };
+    const { events, bufferPoolMb } = await databaseFacts(databaseUrl);
+    return { results, peak, total: events, database: bufferPoolMb === null ? 'SQLite' : `${serverVersion()}, InnoDB buffer pool ${bufferPoolMb} MB` };
   } finally {
     clearInterval(sampler);
     await server.stop();
   }
 }
 
-/** Every event row of the database, whatever its status: the size the runs are measured at. */
-async function countEvents(databaseUrl: string): Promise<number> {
+/**
+ * Every event row of the database, whatever its status (the size the runs are measured at), and on MySQL the InnoDB
+ * buffer pool's size: whether the data fits in it decides much of what is measured.
+ */
+async function databaseFacts(databaseUrl: string): Promise<{ events: number; bufferPoolMb: number | null }> {
   const dataSource = new DataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: databaseUrl }).database));
   await dataSource.initialize();
   try {
     const [row] = await dataSource.query('SELECT COUNT(*) AS n FROM events');
-    return Number(row.n);
+    if (dataSource.options.type !== 'mysql') return { events: Number(row.n), bufferPoolMb: null };
+    const [pool] = await dataSource.query('SELECT @@innodb_buffer_pool_size AS bytes');
+    return { events: Number(row.n), bufferPoolMb: Math.round(Number(pool.bytes) / 2 ** 20) };
   } finally {
     await dataSource.destroy();
   }
