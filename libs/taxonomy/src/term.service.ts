@@ -142,23 +142,26 @@ export class TermService {
    */
   resolveFilter(taxonomy: Taxonomy, items: (number | string)[], request: FastifyRequest): Promise<{ ids: number[]; unknown: (number | string)[] }> {
     return this.fragments.value('terms', `filter ${taxonomy} ${JSON.stringify(items)}`, request, async () => {
-      const numbers = items.filter((item): item is number => typeof item === 'number');
-      const texts = items.filter((item): item is string => typeof item === 'string');
-      const known = await this.repository.existingIds(taxonomy, numbers);
-      const bySlug = await this.repository.findByTexts(taxonomy, texts, null);
-      const ids = [...known, ...bySlug.map((row) => row.id)];
-      const unknown = [...numbers.filter((id) => !known.has(id)), ...texts.filter((text) => !bySlug.some((row) => row.slug === text))];
-      return { ids: taxonomy === 'category' ? await this.repository.withDescendants([...new Set(ids)]) : [...new Set(ids)], unknown };
+      const { ids, unknown } = await this.lookUp(taxonomy, items);
+      return { ids: taxonomy === 'category' ? await this.repository.withDescendants(ids) : ids, unknown };
     });
+  }
+
+  /** The ids of the terms that items (ids or slugs) name, each once, and the items that name none. */
+  private async lookUp(taxonomy: Taxonomy, items: (number | string)[]): Promise<{ ids: number[]; unknown: (number | string)[] }> {
+    const numbers = items.filter((item): item is number => typeof item === 'number');
+    const texts = items.filter((item): item is string => typeof item === 'string');
+    const known = await this.repository.existingIds(taxonomy, numbers);
+    const bySlug = await this.repository.findByTexts(taxonomy, texts, null);
+    const unknown = [...numbers.filter((id) => !known.has(id)), ...texts.filter((text) => !bySlug.some((row) => row.slug === text))];
+    return { ids: [...new Set([...known, ...bySlug.map((row) => row.id)])], unknown };
   }
 
   /** The names, in the request's language, of the terms a filter names (ids or slugs; descendants not added). */
   namesOf(taxonomy: Taxonomy, items: (number | string)[], context: RequestContext): Promise<string[]> {
     // Kept per version of the terms, as the filters are.
     return this.fragments.value('terms', `names ${taxonomy} ${context.language} ${JSON.stringify(items)}`, context.request, async () => {
-      const numbers = items.filter((item): item is number => typeof item === 'number');
-      const texts = items.filter((item): item is string => typeof item === 'string');
-      const ids = [...new Set([...(await this.repository.existingIds(taxonomy, numbers)), ...(await this.repository.findByTexts(taxonomy, texts, null)).map((row) => row.id)])];
+      const { ids } = await this.lookUp(taxonomy, items);
       const terms = await this.presentByIds(ids, context);
       return ids.flatMap((id) => (terms.has(id) ? [(terms.get(id) as TermResponse).name] : []));
     });

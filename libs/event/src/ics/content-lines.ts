@@ -65,7 +65,7 @@ export function joinLines(lines: readonly string[]): string {
 
 /** `YYYY-MM-DD HH:MM:SS` as a DATE-TIME (`YYYYMMDDTHHMMSS`), with `Z` when the wall clock is UTC. */
 export function dateTimeValue(wallClock: string, utc: boolean): string {
-  const value = `${wallClock.slice(0, 4)}${wallClock.slice(5, 7)}${wallClock.slice(8, 10)}T${wallClock.slice(11, 13)}${wallClock.slice(14, 16)}${wallClock.slice(17, 19)}`;
+  const value = `${dateValue(wallClock)}T${wallClock.slice(11, 13)}${wallClock.slice(14, 16)}${wallClock.slice(17, 19)}`;
   return utc ? `${value}Z` : value;
 }
 
