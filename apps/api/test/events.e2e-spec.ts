@@ -64,7 +64,7 @@ describe('events (SPEC §4)', () => {
         'id', 'global_id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url', 'title', 'description', 'excerpt', 'slug', 'image',
         'all_day', 'start_date', 'start_date_details', 'end_date', 'end_date_details', 'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details',
         'timezone', 'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags',
-        'venue', 'organizer', 'post_parent', 'lang', 'translations', 'json_ld',
+        'venue', 'organizer', 'post_parent', 'recurrence', 'lang', 'translations', 'json_ld',
       ]);
       expect(body).toMatchObject({
         id: 1,
@@ -100,6 +100,7 @@ describe('events (SPEC §4)', () => {
         sticky: false,
         featured: true,
         post_parent: 0,
+        recurrence: [],
         lang: 'en',
         translations: { en: { slug: 'jazz-night', title: 'Jazz Night', rest_url: self } },
       });

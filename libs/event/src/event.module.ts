@@ -11,6 +11,9 @@ import { EventRepository } from './event.repository';
 import { EventService } from './event.service';
 import { EventFeedController } from './ics/event-feed.controller';
 import { EventFeedService } from './ics/event-feed.service';
+import { Clock } from './recurrence/clock';
+import { SeriesHorizon } from './recurrence/series-horizon';
+import { SeriesWriter } from './recurrence/series.writer';
 
 @Module({
   imports: [
@@ -21,7 +24,7 @@ import { EventFeedService } from './ics/event-feed.service';
     TaxonomyModule,
   ],
   controllers: [EventController, EventFeedController],
-  providers: [EventRepository, EventService, EventFeedService],
-  exports: [EventService],
+  providers: [EventRepository, EventService, EventFeedService, SeriesWriter, SeriesHorizon, Clock],
+  exports: [EventService, SeriesHorizon, Clock],
 })
 export class EventModule {}

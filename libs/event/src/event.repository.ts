@@ -225,8 +225,8 @@ export class EventRepository {
   }
 
   /** Events with their translations, in the order of `ids`; those that no longer exist are left out. */
-  load(ids: number[]): Promise<EventEntity[]> {
-    return this.loader.load(ids);
+  load(ids: number[], manager?: EntityManager): Promise<EventEntity[]> {
+    return this.loader.load(ids, manager);
   }
 
   /** The venues, organizers and terms of events, each in the order they were given: one query. */

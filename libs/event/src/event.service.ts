@@ -24,6 +24,9 @@ import { EventEntity, EventTranslationEntity } from './entities/event.entity';
 import { eventZone, isDateProblem, resolveEventDates } from './event-dates';
 import { FeedItem, KeptVevent, keptVevent, linkedLines } from './ics/event-calendar';
 import { EventHead, EventLinks, EventListFilter, EventRepository } from './event.repository';
+import { Clock } from './recurrence/clock';
+import { normalizeRecurrence, occurrenceStarts, RecurrenceError } from './recurrence/recurrence-rule';
+import { DETACHING_FIELDS, HORIZON, SeriesChange, SeriesWriter } from './recurrence/series.writer';
 
 const TWO_YEARS = { years: 2 };
 
@@ -72,6 +75,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     private readonly terms: TermService,
     private readonly termRepository: TermRepository,
     private readonly termLinks: TermLinkRegistry,
+    private readonly series: SeriesWriter,
+    private readonly clock: Clock,
   ) {
     super(deps);
     this.repository = new RecordRepository(deps.dataSource, EVENT_KIND, []);
@@ -404,6 +409,34 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     else if (isCreate) event.postParent = 0;
     if (input.password !== undefined) event.passwordHash = input.password === '' ? null : hashPassword(input.password);
     else if (isCreate) event.passwordHash = null;
+    this.applyRecurrence(event, input, isCreate);
+  }
+
+  /**
+   * The series fields of a write (SPEC §13): an occurrence's rule and parent are its head's; a head's lines are
+   * normalised and checked against its start and the horizon before anything is written.
+   */
+  private applyRecurrence(event: EventEntity, input: UpdateEventByIdDto, isCreate: boolean): void {
+    if (isCreate) Object.assign(event, { recurrence: null, seriesId: null, recurrenceStart: null, detached: null, seriesTrashed: false, materializedUntil: null });
+    if (event.seriesId) {
+      const head = event.seriesId;
+      if (input.recurrence !== undefined) throw ApiException.invalidParams({ recurrence: `is the series' own: this event is an occurrence of event ${head}; update that one` });
+      if (input.post_parent !== undefined && input.post_parent !== head) throw ApiException.invalidParams({ post_parent: `is the series' head (${head}) for an occurrence` });
+      return;
+    }
+    try {
+      if (input.recurrence !== undefined) {
+        const lines = normalizeRecurrence(input.recurrence);
+        event.recurrence = lines.length > 0 ? lines.join('\n') : null;
+      }
+      if (event.recurrence) {
+        const now = this.clock.now();
+        occurrenceStarts(event.recurrence.split('\n'), { start: event.startUtc, zone: eventZone(event.timezone) }, DateTime.fromJSDate(now).plus(HORIZON).toJSDate(), now);
+      }
+    } catch (error) {
+      if (error instanceof RecurrenceError) throw ApiException.invalidParams({ recurrence: error.message });
+      throw error;
+    }
   }
 
   /** A create adds the event and what is made for it alone: lists' kept totals count it instead of counting anew. */
@@ -412,7 +445,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   }
 
   /** Links, parent and term counts, in the write's transaction (SPEC §4.2). */
-  protected override async afterWrite(manager: EntityManager, event: EventEntity, input: UpdateEventByIdDto, context: RequestContext): Promise<void> {
+  protected override async afterWrite(manager: EntityManager, event: EventEntity, input: UpdateEventByIdDto, context: RequestContext, isCreate: boolean, previous?: EventEntity): Promise<void> {
     if (input.post_parent) {
       if (input.post_parent === event.id || !(await manager.getRepository(EventEntity).exists({ where: { id: input.post_parent } }))) {
         throw ApiException.invalidParams({ post_parent: 'must be the id of another existing event, or 0' });
@@ -430,7 +463,41 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       after = [...categories, ...tags];
       await this.events.setLinks(manager, 'term', event.id, after);
     }
-    await this.recount(manager, [...before, ...after]);
+    const seriesTerms = await this.writeSeries(manager, event, input, context, isCreate, previous);
+    await this.recount(manager, [...before, ...after, ...seriesTerms]);
+  }
+
+  /**
+   * After a head's write, its occurrences follow (SPEC §13); after an occurrence's, the fields written on it alone
+   * are detached from its head (a restore from the trash detaches nothing). Returns the terms whose counts the
+   * series' write may have changed.
+   */
+  private async writeSeries(manager: EntityManager, event: EventEntity, input: UpdateEventByIdDto, context: RequestContext, isCreate: boolean, previous?: EventEntity): Promise<number[]> {
+    if (event.seriesId) {
+      const keys = new Set((event.detached ?? '').split(',').filter((key) => key !== ''));
+      const written = input as unknown as Record<string, unknown>;
+      for (const [field, key] of Object.entries(DETACHING_FIELDS)) {
+        if (written[field] === undefined) continue;
+        if (key === 'status' && previous?.status === 'trash') continue;
+        keys.add(key);
+      }
+      for (const field of ['title', 'description', 'excerpt', 'slug']) if (written[field] !== undefined) keys.add(`${field}@${context.language}`);
+      await manager.query('UPDATE events SET detached = ? WHERE id = ?', [keys.size > 0 ? [...keys].sort().join(',') : null, event.id]);
+      return [];
+    }
+    if (!event.recurrence && !previous?.recurrence) return [];
+    const moved = previous !== undefined && (['startUtc', 'endUtc'] as const).some((key) => previous[key].getTime() !== event[key].getTime());
+    const change: SeriesChange =
+      isCreate || previous?.recurrence !== event.recurrence ? 'rule' : moved || previous?.timezone !== event.timezone || Boolean(previous?.allDay) !== Boolean(event.allDay) ? 'dates' : 'fields';
+    try {
+      const { added, termIds } = await this.series.sync(manager, event.id, change, this.clock.now());
+      // A new series only adds events: kept list totals catch up by counting them.
+      if (isCreate) for (const id of added) markOnlyAdded(manager, id);
+      return termIds;
+    } catch (error) {
+      if (error instanceof RecurrenceError) throw ApiException.invalidParams({ recurrence: error.message });
+      throw error;
+    }
   }
 
   /** Events are indexed by their title, excerpt and description (SPEC §4.4). */
@@ -440,7 +507,10 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   /** The trash keeps links; only the published counts of the event's terms change. */
   protected override async afterRemove(manager: EntityManager, event: EventEntity): Promise<void> {
-    await this.recount(manager, (await this.events.links([event.id], manager)).terms.get(event.id) ?? []);
+    const terms = (await this.events.links([event.id], manager)).terms.get(event.id) ?? [];
+    // A head takes its series to the trash (SPEC §13); occurrences trashed on their own before stay apart.
+    if (event.recurrence && !event.seriesId) terms.push(...(await this.series.trash(manager, event.id, this.clock.now())));
+    await this.recount(manager, terms);
   }
 
   private async recount(manager: EntityManager, termIds: number[]): Promise<void> {

@@ -5,3 +5,5 @@ export * from './event-dates';
 export * from './event.module';
 export * from './event.service';
 export * from './event.repository';
+export * from './recurrence/clock';
+export * from './recurrence/series-horizon';

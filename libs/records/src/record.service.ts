@@ -178,7 +178,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       await manager.getRepository(this.kind.entity).save(record as never, { reload: false });
       record.translations = found.translations;
       await this.writeTexts(manager, record, context.language, input, false);
-      await this.afterWrite(manager, record, input, context, false);
+      await this.afterWrite(manager, record, input, context, false, found);
       await this.reindex(manager, record.id);
     });
     return this.presentOne((await this.repository.findOne(found.id)) as E, context);
@@ -236,8 +236,11 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     return;
   }
 
-  /** Writes what the kind links to (events: venues, organizers, terms), inside the write's transaction. */
-  protected async afterWrite(_manager: EntityManager, _record: E, _input: W, _context: RequestContext, _isCreate: boolean): Promise<void> {
+  /**
+   * Writes what the kind links to (events: venues, organizers, terms), inside the write's transaction; `before` is
+   * the record as it was before an update.
+   */
+  protected async afterWrite(_manager: EntityManager, _record: E, _input: W, _context: RequestContext, _isCreate: boolean, _before?: E): Promise<void> {
     return;
   }
 

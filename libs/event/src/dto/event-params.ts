@@ -55,3 +55,24 @@ export function LinkListParam(options: ParamOptions = {}): PropertyDecorator {
     { empty: 'null', ...options },
   );
 }
+
+/**
+ * `recurrence` on writes (SPEC §13): RFC 5545 lines (`RRULE:...`, `RDATE...`, `EXDATE...`) as a list, or as one
+ * string with a line per row; `""` or `[]` makes the event single again. The lines themselves are checked by
+ * the service, which says what is wrong with them.
+ */
+export function RecurrenceParam(options: ParamOptions = {}): PropertyDecorator {
+  return param(
+    {
+      schema: { type: 'array', items: { type: 'string' } },
+      accepts: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
+      rule: 'must be a list of RFC 5545 lines (RRULE:..., RDATE..., EXDATE...), or one string of such lines; empty for none',
+      parse: (value) => {
+        const items = typeof value === 'string' ? value.split(/\r?\n/) : Array.isArray(value) ? value : null;
+        if (!items || items.some((item) => typeof item !== 'string')) return bad;
+        return ok((items as string[]).map((item) => item.trim()).filter((item) => item !== ''));
+      },
+    },
+    options,
+  );
+}

@@ -14,7 +14,7 @@ import {
   TimeZoneParam,
   UrlParam,
 } from '@calendar/shared/http';
-import { LinkItem, LinkListParam, TermListParam } from './event-params';
+import { LinkItem, LinkListParam, RecurrenceParam, TermListParam } from './event-params';
 
 /** The event's own write fields (SPEC §4.2); all optional here. */
 class EventFieldsDto extends RecordWriteDto {
@@ -62,6 +62,9 @@ class EventFieldsDto extends RecordWriteDto {
 
   @IntegerParam({ empty: 'null', description: 'Id of the parent event; 0 or empty for none' })
   post_parent?: number | null;
+
+  @RecurrenceParam({ description: 'RFC 5545 lines making the event a series: RRULE (FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS, WKST), RDATE, EXDATE; empty for a single event' })
+  recurrence?: string[];
 }
 
 export class CreateEventDto extends EventFieldsDto {

@@ -113,8 +113,11 @@ export class EventResponse extends RecordResponse {
   @Field(arrayOf(ref(OrganizerResponse)))
   organizer: OrganizerResponse[];
 
-  @Field({ ...INTEGER, description: 'The parent event, 0 for none' })
+  @Field({ ...INTEGER, description: 'The parent event, 0 for none; an occurrence\'s is its series\' head' })
   post_parent: number;
+
+  @Field({ ...arrayOf(STRING), description: 'The series\' RFC 5545 lines (RRULE, RDATE, EXDATE) as normalised; empty for an event that does not recur' })
+  recurrence: string[];
 
   @Field(JSON_LD, false)
   json_ld?: Record<string, unknown>;
@@ -171,6 +174,7 @@ export function mapEvent(event: EventEntity, context: RequestContext, presenter:
     venue: venues.length === 1 ? venues[0] : venues,
     organizer: locked ? [] : embeds.organizers,
     post_parent: event.postParent,
+    recurrence: event.recurrence ? event.recurrence.split('\n') : [],
     ...language,
   };
   if (jsonLd && !locked) response.json_ld = eventJsonLd(eventJsonLdOwn(response, event), venues, embeds.organizers);

@@ -49,6 +49,30 @@ export class EventEntity extends RecordEntity {
   @Column({ type: 'integer', default: 0 })
   revision: number;
 
+  /** The series' RFC 5545 lines as normalised, one per line (SPEC §13); null for an event that does not recur. Heads and occurrences carry it. */
+  @Column({ type: 'text', nullable: true })
+  recurrence: string | null;
+
+  /** On an occurrence: the id of its series' head; null on heads and single events. */
+  @Column({ name: 'series_id', type: 'integer', nullable: true })
+  seriesId: number | null;
+
+  /** On an occurrence: the start its series' rule gives it (its RECURRENCE-ID), whatever start it was moved to. */
+  @Column({ name: 'recurrence_start', type: 'datetime', nullable: true })
+  recurrenceStart: Date | null;
+
+  /** On an occurrence: the fields edited on it alone, which its head no longer writes (comma-separated keys). */
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  detached: string | null;
+
+  /** On an occurrence: it went to the trash with its head, and comes back with it. */
+  @Column({ name: 'series_trashed', type: 'boolean', default: false })
+  seriesTrashed: boolean;
+
+  /** On a head: the time up to which its occurrences are written; null when the series ends within it. */
+  @Column({ name: 'materialized_until', type: 'datetime', nullable: true })
+  materializedUntil: Date | null;
+
   @OneToMany(() => EventTranslationEntity, (translation) => translation.event)
   translations: Relation<EventTranslationEntity[]>;
 }

@@ -8,7 +8,7 @@ const zone = (name: string) => parseTimeZone(name) as TimeZone;
 function starts(lines: string[], local: string, zoneName: string, until = '2030-01-01T00:00:00Z'): string[] {
   const tz = zone(zoneName);
   const start = DateTime.fromISO(local, { zone: tz.zone }).toJSDate();
-  return occurrenceStarts(normalizeRecurrence(lines), { start, zone: tz }, new Date(until)).starts.map((date) => DateTime.fromJSDate(date, { zone: tz.zone }).toFormat("yyyy-MM-dd'T'HH:mm ZZ"));
+  return occurrenceStarts(normalizeRecurrence(lines), { start, zone: tz }, new Date(until), start).starts.map((date) => DateTime.fromJSDate(date, { zone: tz.zone }).toFormat("yyyy-MM-dd'T'HH:mm ZZ"));
 }
 
 function problem(lines: string[], local = '2027-03-02T19:00', zoneName = 'Europe/Paris'): string {

@@ -74,7 +74,7 @@ function normalizeRule(value: string): string {
 
 /** An RDATE or EXDATE line: `VALUE=DATE` or `TZID=<IANA zone>` parameters and a comma-separated list of values. */
 function normalizeDates(name: string, params: string, value: string): string {
-  let type: 'DATE' | 'DATE-TIME' = 'DATE-TIME';
+  let type = 'DATE-TIME' as 'DATE' | 'DATE-TIME';
   let zone: string | undefined;
   const written: string[] = [];
   for (const param of params.split(';').filter((item) => item !== '')) {
@@ -164,9 +164,9 @@ function lineInstants(line: string, series: SeriesStart): { instants: number[]; 
  * the RRULE expanded by rrule-temporal on wall-clock time in the event's zone, plus RDATEs, minus EXDATEs (a DATE
  * EXDATE excludes that day). `complete`: the series has no occurrence after `until`. Throws RecurrenceError when
  * the start is not an occurrence of the rule (the result would depend on the reader: RFC 5545 leaves it undefined)
- * or when there are more than MAX_OCCURRENCES.
+ * or, with `capFrom`, when more than MAX_OCCURRENCES start from `capFrom` on (the horizon of a write).
  */
-export function occurrenceStarts(lines: string[], series: SeriesStart, until: Date): { starts: Date[]; complete: boolean } {
+export function occurrenceStarts(lines: string[], series: SeriesStart, until: Date, capFrom?: Date): { starts: Date[]; complete: boolean } {
   const startMs = series.start.getTime();
   const rruleLine = lines.find((line) => line.startsWith('RRULE:'));
   const found = new Set<number>([startMs]);
@@ -207,6 +207,7 @@ export function occurrenceStarts(lines: string[], series: SeriesStart, until: Da
     const excluded = days.length > 0 ? (instant: number) => days.includes(dayOf(instant)) : (instant: number) => instants.includes(instant);
     for (const instant of [...found]) if (instant !== startMs && excluded(instant)) found.delete(instant);
   }
-  if (found.size > MAX_OCCURRENCES) fail(`the series has ${found.size} occurrences within the horizon; at most ${MAX_OCCURRENCES} are allowed`);
+  const counted = capFrom ? [...found].filter((instant) => instant >= capFrom.getTime()).length : 0;
+  if (counted > MAX_OCCURRENCES) fail(`the series has ${counted} occurrences within the horizon; at most ${MAX_OCCURRENCES} are allowed`);
   return { starts: [...found].sort((a, b) => a - b).map((instant) => new Date(instant)), complete };
 }
