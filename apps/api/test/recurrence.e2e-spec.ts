@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Clock, SeriesHorizon } from '@calendar/event';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import ICAL from 'ical.js';
-import { API, ENGINE, ORIGIN, startTestApp, TestApp } from './support/test-app';
+import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
 /*
  * Recurring events (SPEC §13): a series is its head and an event per further occurrence within the horizon, each
@@ -114,6 +114,105 @@ describe('recurring events (SPEC §13)', () => {
     expect((await t.request('GET', `${NS}/venues`)).body.total ?? 0).toBe(0);
   });
 
+  it('writes a head update to every occurrence, except the fields an occurrence changed on its own', async () => {
+    const head = await create({ title: 'Yoga', start_date: '2027-05-03 08:00', end_date: '2027-05-03 09:00', timezone: 'UTC', cost: '5', recurrence: ['RRULE:FREQ=DAILY;COUNT=4'] });
+    const [first, second, third] = await occurrences(head.id);
+    // The second occurrence gets a title of its own, the third its own time.
+    expect((await send('PATCH', `${EVENTS}/${second.id}`, { title: 'Yoga (outdoors)' })).status).toBe(200);
+    expect((await send('PATCH', `${EVENTS}/${third.id}`, { start_date: '2027-05-05 10:00', end_date: '2027-05-05 11:00' })).status).toBe(200);
+    // The head changes title, cost and time: each occurrence follows in what it did not change.
+    const updated = await send('PATCH', `${EVENTS}/${head.id}`, { title: 'Morning yoga', cost: '7', start_date: '2027-05-03 07:30', end_date: '2027-05-03 08:45' });
+    expect([updated.status, brief(updated.body)]).toEqual([200, ['Morning yoga', '2027-05-03 07:30:00', '2027-05-03 08:45:00', 'yoga']]);
+    const series = await occurrences(head.id);
+    expect(series.map((event) => [event.id, ...brief(event), event.cost])).toEqual([
+      [first.id, 'Morning yoga', '2027-05-04 07:30:00', '2027-05-04 08:45:00', 'yoga-2027-05-04', '7'],
+      [second.id, 'Yoga (outdoors)', '2027-05-05 07:30:00', '2027-05-05 08:45:00', 'yoga-2027-05-05', '7'],
+      [third.id, 'Morning yoga', '2027-05-05 10:00:00', '2027-05-05 11:00:00', 'yoga-2027-05-06', '7'],
+    ]);
+    // An occurrence belongs to its series: its rule and parent are the head's.
+    const refused = await send('PATCH', `${EVENTS}/${first.id}`, { recurrence: 'RRULE:FREQ=WEEKLY', post_parent: 0 });
+    expect([refused.status, refused.body.data.params]).toEqual([400, { recurrence: `is the series' own: this event is an occurrence of event ${head.id}; update that one` }]);
+  });
+
+  it('regenerates on a new rule: occurrences off it are removed for good, edited ones trashed', async () => {
+    const head = await create({ title: 'Choir', start_date: '2027-06-01 18:00', end_date: '2027-06-01 19:00', timezone: 'UTC', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] });
+    const [first, second, third] = await occurrences(head.id);
+    expect((await send('PATCH', `${EVENTS}/${third.id}`, { cost: '3' })).status).toBe(200);
+    const updated = await send('PATCH', `${EVENTS}/${head.id}`, { recurrence: ['RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=2'] });
+    expect([updated.status, updated.body.recurrence]).toEqual([200, ['RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=2']]);
+    expect((await occurrences(head.id)).map((event) => [event.id, event.start_date, event.status])).toEqual([[second.id, '2027-06-15 18:00:00', 'publish']]);
+    expect((await t.request('GET', `${EVENTS}/${first.id}`)).status).toBe(404);
+    const edited = await t.request('GET', `${EVENTS}/${third.id}`, { token: editor.token });
+    expect([edited.status, edited.body.status, edited.body.cost]).toEqual([200, 'trash', '3']);
+    // No rule at all: a single event again.
+    const single = await send('PATCH', `${EVENTS}/${head.id}`, { recurrence: '' });
+    expect([single.status, single.body.recurrence]).toEqual([200, []]);
+    expect(await occurrences(head.id)).toEqual([]);
+    expect((await t.request('GET', `${EVENTS}/${second.id}`)).status).toBe(404);
+  });
+
+  it('excludes a deleted occurrence until it is restored, and trashes and restores a series with its head', async () => {
+    const head = await create({ title: 'Market', start_date: '2027-07-03 09:00', end_date: '2027-07-03 13:00', timezone: 'UTC', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] });
+    const [first, second, third] = await occurrences(head.id);
+    const deleted = await send('DELETE', `${EVENTS}/${second.id}`, {});
+    expect([deleted.status, deleted.body.status]).toEqual([200, 'trash']);
+    // A head update does not bring it back.
+    expect((await send('PATCH', `${EVENTS}/${head.id}`, { title: 'Farmers market' })).status).toBe(200);
+    expect((await occurrences(head.id)).map((event) => [event.id, event.title])).toEqual([
+      [first.id, 'Farmers market'],
+      [third.id, 'Farmers market'],
+    ]);
+    // The head takes the series to the trash and back; the occurrence deleted on its own stays out.
+    expect((await send('DELETE', `${EVENTS}/${head.id}`, {})).status).toBe(200);
+    const anonymous = await t.request('GET', `${EVENTS}?post_parent=${head.id}&${ALL}`);
+    expect([anonymous.status, anonymous.body.total]).toEqual([200, 0]);
+    expect((await t.request('GET', `${EVENTS}/${first.id}`)).body.code).toBe('event-no-longer-available');
+    expect((await send('PATCH', `${EVENTS}/${head.id}`, { status: 'publish' })).status).toBe(200);
+    expect((await occurrences(head.id)).map((event) => [event.id, event.title, event.status])).toEqual([
+      [first.id, 'Farmers market', 'publish'],
+      [third.id, 'Farmers market', 'publish'],
+    ]);
+    // Restoring the occurrence brings its date back, with the head's current fields.
+    const restored = await send('PATCH', `${EVENTS}/${second.id}`, { status: 'publish' });
+    expect([restored.status, restored.body.status, restored.body.title]).toEqual([200, 'publish', 'Farmers market']);
+    expect((await send('PATCH', `${EVENTS}/${head.id}`, { title: 'Market day' })).status).toBe(200);
+    expect((await occurrences(head.id)).map((event) => [event.id, event.title])).toEqual([
+      [first.id, 'Market day'],
+      [second.id, 'Market day'],
+      [third.id, 'Market day'],
+    ]);
+  });
+
+  it('gives the series as one VEVENT with its rule and exclusions, plus overrides, that ical.js expands to the list', async () => {
+    const head = await create({ title: 'Salsa', start_date: '2027-03-16 19:00', end_date: '2027-03-16 21:00', timezone: 'Europe/Paris', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE;VALUE=DATE:20270330'] });
+    // 30 March is excluded by the rule; 6 April is deleted, 23 March moved to 20:00.
+    const [first, second] = await occurrences(head.id);
+    expect((await send('DELETE', `${EVENTS}/${second.id}`, {})).status).toBe(200);
+    expect((await send('PATCH', `${EVENTS}/${first.id}`, { title: 'Salsa night', start_date: '2027-03-23 20:00', end_date: '2027-03-23 22:00' })).status).toBe(200);
+    const listed = [head, ...(await occurrences(head.id))].filter((event) => event.status === 'publish');
+    for (const id of [head.id, first.id]) {
+      const reply = await t.request('GET', `${EVENTS}/${id}/ics`);
+      expect([reply.status, reply.headers['content-type']]).toEqual([200, 'text/calendar; charset=utf-8']);
+      ICAL.TimezoneService.reset();
+      const calendar = new ICAL.Component(ICAL.parse(reply.text));
+      for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(zone);
+      const vevents = calendar.getAllSubcomponents('vevent');
+      expect(vevents.map((vevent) => [vevent.getFirstPropertyValue('uid'), vevent.getFirstProperty('recurrence-id') ? 'override' : 'master'])).toEqual([
+        [`${head.id}@calendar.test`, 'master'],
+        [`${head.id}@calendar.test`, 'override'],
+      ]);
+      const master = new ICAL.Event(vevents[0], { strictExceptions: true, exceptions: [vevents[1]] });
+      const expanded: [string, number][] = [];
+      const iterator = master.iterator();
+      for (let next = iterator.next(); next; next = iterator.next()) {
+        const details = master.getOccurrenceDetails(next);
+        expanded.push([details.item.summary, details.startDate.toJSDate().getTime()]);
+      }
+      expect(expanded).toEqual(listed.map((event) => [event.title, Date.parse(`${event.utc_start_date.replace(' ', 'T')}Z`)]));
+    }
+    expect(listed.map((event) => event.start_date)).toEqual(['2027-03-16 19:00:00', '2027-03-23 20:00:00', '2027-04-13 19:00:00']);
+  });
+
   it('refuses more than 1,000 occurrences within the horizon', async () => {
     const values = Array.from({ length: 1000 }, (_, index) => new Date(Date.parse('2027-03-17T00:00:00Z') + index * 3_600_000).toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z');
     const reply = await send('POST', EVENTS, { title: 'Many', start_date: '2027-03-16 19:00', end_date: '2027-03-16 20:00', recurrence: [`RDATE:${values.join(',')}`] });
@@ -121,6 +220,3 @@ describe('recurring events (SPEC §13)', () => {
     expect(await eventCount()).toBe(0);
   });
 });
-
-export { ICAL, ORIGIN, API, Clock, SeriesHorizon, createTestDatabase, mkdtempSync, rmSync, tmpdir, join, ENGINE };
-export type { TestDatabase };

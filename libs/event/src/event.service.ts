@@ -3,7 +3,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import type { MediaEntity } from '@calendar/records';
-import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordTarget } from '@calendar/records';
+import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordStatus, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
 import { markChanged, markOnlyAdded } from '@calendar/shared/database';
 import { ApiException, assertPageExists, Caller, JsonTemplate, JsonText, jsonOf, ListResult, requestOrigin, RevisionCache } from '@calendar/shared/http';
@@ -22,7 +22,7 @@ import { EventJsonLdOwn, eventJsonLd, eventJsonLdOwn, EventResponse, EVENT_KIND,
 import { LinkItem } from './dto/event-params';
 import { EventEntity, EventTranslationEntity } from './entities/event.entity';
 import { eventZone, isDateProblem, resolveEventDates } from './event-dates';
-import { FeedItem, KeptVevent, keptVevent, linkedLines } from './ics/event-calendar';
+import { FeedItem, KeptVevent, keptVevent, linkedLines, SeriesFeed } from './ics/event-calendar';
 import { EventHead, EventLinks, EventListFilter, EventRepository } from './event.repository';
 import { Clock } from './recurrence/clock';
 import { normalizeRecurrence, occurrenceStarts, RecurrenceError } from './recurrence/recurrence-rule';
@@ -110,6 +110,48 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     // Deleted since its head was read: as if asked a moment later.
     if (rendered.length === 0) throw RecordException.notFound(this.kind);
     return rendered[0].text;
+  }
+
+  /**
+   * The series an event belongs to, as its single-event feed gives it (SPEC §13): null for an event that does not
+   * recur, or whose head the caller may not read. `event` is the event's own answer, access already checked.
+   */
+  async seriesFeed(event: EventResponse, context: RequestContext, password?: string): Promise<SeriesFeed | null> {
+    if (event.recurrence.length === 0) return null;
+    const [row] = await this.deps.dataSource.query('SELECT series_id FROM events WHERE id = ?', [event.id]);
+    const headId = row?.series_id ? Number(row.series_id) : event.id;
+    let head = event;
+    if (headId !== event.id) {
+      try {
+        head = (await this.getEvent({ id: headId }, context, password)).toJSON();
+      } catch (error) {
+        if (error instanceof RecordException) return null;
+        throw error;
+      }
+    }
+    const rows: Record<string, unknown>[] = await this.deps.dataSource.query(
+      'SELECT id, status, author_id, recurrence_start, end_utc, detached FROM events WHERE series_id = ? ORDER BY recurrence_start',
+      [headId],
+    );
+    const at = (value: unknown) => (value instanceof Date ? value.getTime() : Date.parse(`${String(value).replace(' ', 'T')}Z`));
+    const feed: SeriesFeed = { head, excluded: [], overrides: [], lastEnd: 0 };
+    for (const occurrence of rows) {
+      const recurrenceId = at(occurrence['recurrence_start']);
+      feed.lastEnd = Math.max(feed.lastEnd, at(occurrence['end_utc']));
+      const access = readAccess({ status: occurrence['status'] as RecordStatus, authorId: Number(occurrence['author_id']) }, context.caller);
+      if (access !== 'ok') {
+        feed.excluded.push(recurrenceId);
+        continue;
+      }
+      if (!occurrence['detached']) continue;
+      try {
+        feed.overrides.push({ event: (await this.getEvent({ id: Number(occurrence['id']) }, context, password)).toJSON(), recurrenceId });
+      } catch (error) {
+        if (!(error instanceof RecordException)) throw error;
+        feed.excluded.push(recurrenceId);
+      }
+    }
+    return feed;
   }
 
   async listEvents(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<JsonText<EventResponse>>> {

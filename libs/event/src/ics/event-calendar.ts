@@ -3,6 +3,8 @@ import type { OrganizerResponse } from '@calendar/organizer';
 import type { TermResponse } from '@calendar/taxonomy';
 import type { VenueResponse } from '@calendar/venue';
 import type { EventResponse } from '../dto/event.mapper';
+import { eventZone } from '../event-dates';
+import { seriesDates } from '../recurrence/recurrence-rule';
 import { contentLine, dateTimeValue, dateValue, escapeText, joinLines } from './content-lines';
 import { htmlToPlainText } from './html-text';
 import { describableZone, vtimezoneLines } from './vtimezone';
@@ -69,10 +71,25 @@ export function eventUid(event: EventResponse): string {
 
 const instant = (utcWallClock: string) => Date.parse(`${utcWallClock.replace(' ', 'T')}Z`);
 
+/** An instant as a series' DTSTART is written: a DATE for all-day events, local time with TZID, or UTC. */
+function seriesTime(event: EventResponse, name: string, instants: readonly number[]): string {
+  const wall = (at: number) => DateTime.fromMillis(at, { zone: event.all_day || zoned(event) ? eventZone(event.timezone).zone : 'UTC' }).toFormat('yyyy-MM-dd HH:mm:ss');
+  if (event.all_day) return contentLine(name, instants.map((at) => dateValue(wall(at))).join(','), { VALUE: 'DATE' });
+  if (zoned(event)) return contentLine(name, instants.map((at) => dateTimeValue(wall(at), false)).join(','), { TZID: event.timezone });
+  return contentLine(name, instants.map((at) => dateTimeValue(wall(at), true)).join(','));
+}
+
+/** How a VEVENT takes part in a series (SPEC §13): the master's rule lines, or an override's RECURRENCE-ID. */
+export type SeriesPart = { rule: string[] } | { uid: string; recurrenceId: number };
+
 /** The event's own lines: those before the linked records' and those after (none for a locked event). */
-export function keptVevent(event: EventResponse, locked: boolean): KeptVevent {
+export function keptVevent(event: EventResponse, locked: boolean, series?: SeriesPart): KeptVevent {
   const stamp = dateTimeValue(event.modified_utc, true);
-  const head = ['BEGIN:VEVENT', contentLine('UID', eventUid(event)), contentLine('DTSTAMP', stamp), ...timeLines(event), contentLine('SUMMARY', escapeText(event.title))];
+  const uid = series && 'uid' in series ? series.uid : eventUid(event);
+  const head = ['BEGIN:VEVENT', contentLine('UID', uid), contentLine('DTSTAMP', stamp), ...timeLines(event)];
+  if (series && 'rule' in series) head.push(...series.rule);
+  if (series && 'recurrenceId' in series) head.push(seriesTime(event, 'RECURRENCE-ID', [series.recurrenceId]));
+  head.push(contentLine('SUMMARY', escapeText(event.title)));
   if (event.url) head.push(contentLine('URL', event.url));
   const zone = !event.all_day && zoned(event) ? event.timezone : null;
   const span = { zone, from: instant(event.utc_start_date), to: instant(event.utc_end_date) };
@@ -122,9 +139,49 @@ export function linkedLines(venues: readonly VenueResponse[], organizers: readon
 }
 
 /** A whole answer as one feed item (the single-event feeds, which keep nothing). */
-export function feedItem(event: EventResponse, locked: boolean): FeedItem {
+export function feedItem(event: EventResponse, locked: boolean, series?: SeriesPart): FeedItem {
   const venues = Array.isArray(event.venue) ? event.venue : [event.venue];
-  return { kept: keptVevent(event, locked), linked: locked ? '' : linkedLines(venues, event.organizer, [...event.categories, ...event.tags]) };
+  return { kept: keptVevent(event, locked, series), linked: locked ? '' : linkedLines(venues, event.organizer, [...event.categories, ...event.tags]) };
+}
+
+/** UNTIL in the form RFC 5545 asks for with the series' DTSTART: a DATE for all-day events, else a UTC date-time. */
+function untilAsStart(event: EventResponse, rule: string): string {
+  const zone = eventZone(event.timezone).zone;
+  return rule.replace(/UNTIL=(\d{8})(T\d{6}Z)?/, (whole, day: string, time: string | undefined) => {
+    if (event.all_day && time) return `UNTIL=${DateTime.fromFormat(day + time, "yyyyMMdd'T'HHmmss'Z'", { zone: 'UTC' }).setZone(zone).toFormat('yyyyMMdd')}`;
+    if (!event.all_day && !time) return `UNTIL=${DateTime.fromFormat(day, 'yyyyMMdd', { zone }).endOf('day').toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'")}`;
+    return whole;
+  });
+}
+
+/** A series as calendar programs take it (SPEC §13): what the feed of its head or of any occurrence holds. */
+export interface SeriesFeed {
+  head: EventResponse;
+  /** Starts (RECURRENCE-IDs) of the occurrences the caller does not get: trashed, or not visible to them. */
+  excluded: number[];
+  /** Occurrences edited on their own, each with the start the rule gives it. */
+  overrides: { event: EventResponse; recurrenceId: number }[];
+  /** The end of the series' last written occurrence (the span of its VTIMEZONE). */
+  lastEnd: number;
+}
+
+/**
+ * The VEVENTs of a series: the master (the head's fields with its RRULE, its RDATEs, and as EXDATEs its own
+ * exclusions and the occurrences excluded here, all in the form of its DTSTART), then an override with
+ * RECURRENCE-ID for each occurrence edited on its own.
+ */
+export function seriesItems(series: SeriesFeed): FeedItem[] {
+  const { head } = series;
+  const start = { start: new Date(instant(head.utc_start_date)), zone: eventZone(head.timezone) };
+  const { rdates, exdates } = seriesDates(head.recurrence, start);
+  const rule = head.recurrence.filter((line) => line.startsWith('RRULE:')).map((line) => contentLine('RRULE', untilAsStart(head, line.slice('RRULE:'.length))));
+  if (rdates.length > 0) rule.push(seriesTime(head, 'RDATE', rdates));
+  const excluded = [...new Set([...exdates, ...series.excluded])].sort((a, b) => a - b);
+  if (excluded.length > 0) rule.push(seriesTime(head, 'EXDATE', excluded));
+  const master = feedItem(head, false, { rule });
+  master.kept.to = Math.max(master.kept.to, series.lastEnd);
+  const uid = eventUid(head);
+  return [master, ...series.overrides.map(({ event, recurrenceId }) => feedItem(event, false, { uid, recurrenceId }))];
 }
 
 /** The VTIMEZONE lines for every IANA zone the events' times name, each over the span of its events. */

@@ -6,7 +6,7 @@ import { applyListHeaders, TextAnswer } from '@calendar/shared/http';
 import type { FastifyReply } from 'fastify';
 import { ListEventsFeedQueryDto } from '../dto/event.dto';
 import { EventService } from '../event.service';
-import { calendarText, feedItem } from './event-calendar';
+import { calendarText, feedItem, seriesItems } from './event-calendar';
 
 export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
@@ -37,7 +37,10 @@ export class EventFeedService {
   async single(target: RecordTarget, context: RequestContext, password: string | undefined): Promise<TextAnswer> {
     const event = (await this.events.getEvent(target, context, password)).toJSON();
     const name = await this.events.feedName({}, context);
-    return this.answer(calendarText([feedItem(event, false)], { name, timezone: this.config.timezone.name }), event.slug, `event-${event.id}`);
+    // An event of a series gives the whole series (SPEC §13).
+    const series = await this.events.seriesFeed(event, context, password);
+    const items = series ? seriesItems(series) : [feedItem(event, false)];
+    return this.answer(calendarText(items, { name, timezone: this.config.timezone.name }), event.slug, `event-${event.id}`);
   }
 
   private answer(text: string, fileName: string, fallback: string): TextAnswer {

@@ -159,6 +159,12 @@ function lineInstants(line: string, series: SeriesStart): { instants: number[]; 
   return { instants, days };
 }
 
+/** The instants a series' RDATE and EXDATE lines name (a DATE EXDATE: that day at the series' time of day). */
+export function seriesDates(lines: string[], series: SeriesStart): { rdates: number[]; exdates: number[] } {
+  const of = (name: string) => lines.filter((line) => line.startsWith(name)).flatMap((line) => lineInstants(line, series).instants);
+  return { rdates: of('RDATE'), exdates: of('EXDATE') };
+}
+
 /**
  * The starts of a series' occurrences up to `until` (its first one, the event's own start, included), in order:
  * the RRULE expanded by rrule-temporal on wall-clock time in the event's zone, plus RDATEs, minus EXDATEs (a DATE
