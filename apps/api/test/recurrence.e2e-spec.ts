@@ -220,3 +220,50 @@ describe('recurring events (SPEC §13)', () => {
     expect(await eventCount()).toBe(0);
   });
 });
+
+describe('the horizon of endless series (SPEC §13)', () => {
+  let database: TestDatabase;
+  let directory: string;
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'calendar-horizon-'));
+    database = ENGINE === 'sqlite' ? { url: `sqlite:${join(directory, 'shared.sqlite')}`, drop: async () => undefined } : await createTestDatabase('mysql');
+    a = await startTestApp({}, { database });
+    b = await startTestApp({}, { database });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await database.drop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const setClock = (at: string) => {
+    for (const app of [a, b]) app.get(Clock).now = () => new Date(at);
+  };
+  /** Every Tuesday at 19:00 UTC from the first one up to `until`. */
+  const tuesdays = (until: string) => {
+    const starts: string[] = [];
+    for (let at = Date.parse('2027-01-05T19:00:00Z'); at <= Date.parse(until); at += 7 * 86_400_000) starts.push(new Date(at).toISOString().slice(0, 19).replace('T', ' '));
+    return starts;
+  };
+
+  it('writes occurrences two years ahead, and two instances moving the horizon on at once write each once', async () => {
+    setClock('2027-01-05T10:00:00Z');
+    const editor = await a.user('editor', 'horizon-editor');
+    const created = await a.request('POST', EVENTS, { token: editor.token, json: { title: 'Weekly', start_date: '2027-01-05 19:00', end_date: '2027-01-05 20:00', timezone: 'UTC', recurrence: ['RRULE:FREQ=WEEKLY'] } });
+    expect(created.status).toBe(201);
+    const series = async () => (await a.dataSource.query('SELECT start_utc FROM events ORDER BY start_utc')).map((row: { start_utc: string | Date }) => new Date(row.start_utc instanceof Date ? row.start_utc : `${row.start_utc.replace(' ', 'T')}Z`).toISOString().slice(0, 19).replace('T', ' '));
+    expect(await series()).toEqual(tuesdays('2029-01-05T10:00:00Z'));
+    // A year later, both instances move the horizon on at the same moment.
+    setClock('2028-01-05T10:00:00Z');
+    const added = await Promise.all([a.get(SeriesHorizon).extend(), b.get(SeriesHorizon).extend()]);
+    expect(added[0] + added[1]).toBe(tuesdays('2030-01-05T10:00:00Z').length - tuesdays('2029-01-05T10:00:00Z').length);
+    expect(await series()).toEqual(tuesdays('2030-01-05T10:00:00Z'));
+    // Nothing is due until time moves on again.
+    expect(await a.get(SeriesHorizon).extend()).toBe(0);
+    const listed = await b.request('GET', `${EVENTS}?post_parent=${created.body.id}&start_date=2029-12-01&end_date=2030-12-31`);
+    expect([listed.status, listed.body.events.map((event: { start_date: string }) => event.start_date)]).toEqual([200, ['2029-12-04 19:00:00', '2029-12-11 19:00:00', '2029-12-18 19:00:00', '2029-12-25 19:00:00', '2030-01-01 19:00:00']]);
+  });
+});

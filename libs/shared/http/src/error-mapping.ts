@@ -30,10 +30,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return cause.errno === 1062 || cause.code === 'ER_DUP_ENTRY' || cause.code === 'SQLITE_CONSTRAINT_UNIQUE' || cause.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** A transaction the database rolled back to break a lock cycle; run again whole, it succeeds. */
+/** A transaction that lost to a concurrent one (a lock cycle, or a busy SQLite file); run again whole, it succeeds. */
 export function isDeadlock(error: unknown): boolean {
   const cause = driverError(error as ErrorLike);
-  return cause.errno === 1213 || cause.code === 'ER_LOCK_DEADLOCK';
+  // SQLite: another connection to the file (another instance) holds the write lock the transaction needs.
+  return cause.errno === 1213 || cause.code === 'ER_LOCK_DEADLOCK' || cause.code === 'SQLITE_BUSY';
 }
 
 export function isForeignKeyViolation(error: unknown): boolean {
