@@ -9,7 +9,7 @@ import { rssMb, startBuiltService } from '@calendar/shared/testing';
 import { DataSource } from 'typeorm';
 import autocannon from 'autocannon';
 import { renderChart } from './chart';
-import { addRun, HistoryEntry, renderRun, renderTable, ScenarioResult } from './report';
+import { addRun, HistoryEntry, renderRun, renderTable, ScenarioResult, SeriesWrites } from './report';
 import { BenchData, NAMESPACE, Scenario, scenarios } from './scenarios';
 
 /*
@@ -93,8 +93,37 @@ async function drive(base: string, scenario: Scenario, seconds: number, connecti
   });
 }
 
-/** Starts the service on one database and measures the scenarios on it. */
-async function measure(databaseUrl: string, chosen: (data: BenchData) => Scenario[], load: Load, run: string, port: number): Promise<{ results: ScenarioResult[]; peak: number; total: number; database: string }> {
+/**
+ * Creates daily series over two years (SPEC §13: 730 occurrences and the head, in one transaction, under 2 s on
+ * MySQL) one after the other, timing each create from outside, then trashes each series with its head.
+ */
+async function seriesWrites(base: string, data: BenchData, run: string): Promise<SeriesWrites> {
+  const headers = { authorization: `Bearer ${data.editorToken}`, 'content-type': 'application/json' };
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const result: SeriesWrites = { occurrences: 0, ms: [] };
+  for (let index = 0; index < 3; index += 1) {
+    const body = { title: `Bench daily class ${run} ${index}`, start_date: `${tomorrow} 07:00`, end_date: `${tomorrow} 08:00`, categories: [data.categoryIds[0]], venue: data.venueId, recurrence: ['RRULE:FREQ=DAILY'] };
+    const started = performance.now();
+    const created = await fetch(`${base}${NAMESPACE}/events`, { method: 'POST', headers, body: JSON.stringify(body) });
+    result.ms.push(Math.round(performance.now() - started));
+    if (created.status !== 201) throw new Error(`creating a series answered ${created.status}: ${await created.text()}`);
+    const head = (await created.json()) as { id: number };
+    result.occurrences = (await json(base, `${NAMESPACE}/events?post_parent=${head.id}&per_page=1&start_date=2000-01-01&end_date=2100-01-01`)).total;
+    const trashed = await fetch(`${base}${NAMESPACE}/events/${head.id}`, { method: 'DELETE', headers: { authorization: headers.authorization } });
+    if (trashed.status !== 200) throw new Error(`trashing a series answered ${trashed.status}`);
+  }
+  return result;
+}
+
+/** Starts the service on one database and measures the scenarios on it (and, with `series`, the series writes). */
+async function measure(
+  databaseUrl: string,
+  chosen: (data: BenchData) => Scenario[],
+  load: Load,
+  run: string,
+  port: number,
+  series = false,
+): Promise<{ results: ScenarioResult[]; peak: number; total: number; database: string; series?: SeriesWrites }> {
   const token = editorToken(databaseUrl, run);
   const server = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, { port });
   let peak = 0;
@@ -116,8 +145,10 @@ async function measure(databaseUrl: string, chosen: (data: BenchData) => Scenari
       results.push(figures);
       process.stderr.write(`${scenario.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.errors}, peak RSS ${figures.peakRssMb} MB\n`);
     }
+    const writes = series ? await seriesWrites(server.base, data, run) : undefined;
+    if (writes) process.stderr.write(`Daily series over two years (${writes.occurrences} occurrences): created in ${writes.ms.join(', ')} ms\n`);
     const { events, bufferPoolMb } = await databaseFacts(databaseUrl);
-    return { results, peak, total: events, database: bufferPoolMb === null ? 'SQLite' : `${serverVersion()}, InnoDB buffer pool ${bufferPoolMb} MB` };
+    return { results, peak, total: events, database: bufferPoolMb === null ? 'SQLite' : `${serverVersion()}, InnoDB buffer pool ${bufferPoolMb} MB`, series: writes };
   } finally {
     clearInterval(sampler);
     await server.stop();
@@ -179,7 +210,7 @@ async function main(argv: string[]): Promise<void> {
   const run = Date.now().toString(36);
   // `--only text` runs the scenarios whose name contains the text (case-insensitive).
   const wanted = (scenario: Scenario) => !values.only || scenario.name.toLowerCase().includes(values.only.toLowerCase());
-  const main = await measure(databaseUrl, (data) => scenarios(data, run).filter((scenario) => !scenario.sqlite && wanted(scenario)), load, run, port);
+  const main = await measure(databaseUrl, (data) => scenarios(data, run).filter((scenario) => !scenario.sqlite && wanted(scenario)), load, run, port, !values.only || wanted({ name: 'series' } as Scenario));
   const results = [...main.results];
   let peak = main.peak;
   const sqliteWanted = !values['no-sqlite'] && scenarios({ eventIds: [1], venueId: 1, categoryIds: [1], editorToken: '' }, run).some((scenario) => scenario.sqlite && wanted(scenario));
@@ -213,6 +244,7 @@ async function main(argv: string[]): Promise<void> {
     connections: load.connections,
     duration: load.duration,
     peakRssMb: peak,
+    series: main.series,
   };
   process.stdout.write(`${renderTable(results)}\nPeak resident memory of the service: ${peak} MB\n`);
   if (values['no-write']) return;
