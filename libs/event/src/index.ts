@@ -7,3 +7,4 @@ export * from './event.service';
 export * from './event.repository';
 export * from './recurrence/clock';
 export * from './recurrence/series-horizon';
+export * from './recurrence/recurrence-rule';

@@ -33,3 +33,25 @@ describe('the seeded calendar', () => {
     expect(terms.tagIds).toHaveLength(3);
   });
 });
+
+describe('the seeded series', () => {
+  it('writes about one event in ten as a head or occurrence of a series, as the service writes them', () => {
+    const batch = eventBatch(new Random(1), 1, 0, 2000, context);
+    const members = batch.events.filter((event) => event.recurrence !== null);
+    expect(members.length / batch.events.length).toBeGreaterThan(0.05);
+    expect(members.length / batch.events.length).toBeLessThan(0.2);
+    const heads = members.filter((event) => event.series_id === null);
+    const head = heads[0];
+    const occurrences = batch.events.filter((event) => event.series_id === head.id);
+    expect(occurrences.length).toBeGreaterThan(0);
+    for (const occurrence of occurrences) {
+      expect(occurrence).toMatchObject({ post_parent: head.id, recurrence: head.recurrence, recurrence_start: occurrence.start_utc, status: head.status, timezone: head.timezone });
+    }
+    const slug = (id: unknown) => batch.translations.find((row) => row.event_id === id && row.lang === 'en')?.slug as string;
+    // The day in the slug is the local one, a day either side of the UTC date.
+    const utcDay = Date.parse(`${String(occurrences[0].start_utc).slice(0, 10)}T00:00:00Z`);
+    const localDays = [-1, 0, 1].map((shift) => new Date(utcDay + shift * 86_400_000).toISOString().slice(0, 10));
+    expect(localDays.map((day) => `${slug(head.id)}-${day}`)).toContain(slug(occurrences[0].id));
+    expect(new Set(batch.events.map((event) => event.id)).size).toBe(batch.events.length);
+  });
+});

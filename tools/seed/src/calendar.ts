@@ -1,4 +1,6 @@
+import { eventZone, occurrenceStarts } from '@calendar/event';
 import { slugFromText } from '@calendar/i18n';
+import { DateTime } from 'luxon';
 import { Random } from './random';
 
 /*
@@ -155,7 +157,16 @@ export interface EventContext {
   tagIds: number[];
 }
 
-/** Events `from` .. `to` - 1 (ids `startId + n`), spread from three years back to three years ahead. */
+/** One series in about fifty events: weekly or monthly, of 3 to 10 occurrences (about one event in ten is in a series). */
+const SERIES_SHARE = 0.02;
+const SERIES_RULES = ['RRULE:FREQ=WEEKLY;COUNT=%', 'RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=%', 'RRULE:FREQ=MONTHLY;COUNT=%'];
+/** Occurrences are written two years ahead of the seed's day, as the service writes them (SPEC §13). */
+const HORIZON_END = new Date(NOW + 2 * 365 * 86_400_000);
+
+/**
+ * Events `from` .. `to` - 1 (ids `startId + n`), spread from three years back to three years ahead; some are the
+ * heads of series whose occurrences (each an event of its own, as the service writes them) follow them.
+ */
 export function eventBatch(random: Random, startId: number, from: number, to: number, context: EventContext): EventBatch {
   const batch: EventBatch = { events: [], translations: [], venues: [], organizers: [], terms: [] };
   for (let n = from; n < to; n++) {
@@ -168,7 +179,7 @@ export function eventBatch(random: Random, startId: number, from: number, to: nu
     const noun = random.int(0, NOUNS.length - 1);
     const title = `${adjective} ${NOUNS[noun]} ${id}`;
     const cost = random.chance(0.3) ? 'Free' : random.chance(0.5) ? `$${random.int(5, 80)}` : `${random.int(5, 60)} €`;
-    batch.events.push({
+    const event: Row = {
       ...record(random, id, random.pick(context.authorIds), status(random)),
       timezone: zone,
       all_day: allDay,
@@ -183,23 +194,52 @@ export function eventBatch(random: Random, startId: number, from: number, to: nu
       featured: random.chance(0.05),
       post_parent: 0,
       password_hash: random.chance(0.01) ? 'c2VlZA==:c2VlZHNlZWRzZWVkc2VlZHNlZWRzZWVkc2VlZHNlZWQ=' : null,
-    });
-    batch.translations.push({ event_id: id, lang: 'en', name: title, slug: slugFromText(title), description: `<p>${title}: an event of the seeded calendar.</p>`, excerpt: null });
+      recurrence: null,
+      series_id: null,
+      recurrence_start: null,
+      detached: null,
+      series_trashed: false,
+      materialized_until: null,
+    };
+    const translations: Row[] = [{ event_id: id, lang: 'en', name: title, slug: slugFromText(title), description: `<p>${title}: an event of the seeded calendar.</p>`, excerpt: null }];
     if (random.chance(0.3)) {
       const name = `${FRENCH_NOUNS[noun]} ${id}`;
-      batch.translations.push({ event_id: id, lang: 'fr', name, slug: slugFromText(name), description: `<p>${name}</p>`, excerpt: null });
+      translations.push({ event_id: id, lang: 'fr', name, slug: slugFromText(name), description: `<p>${name}</p>`, excerpt: null });
     }
     if (random.chance(0.1)) {
       const name = `${CHINESE_NOUNS[noun]} ${id}`;
-      batch.translations.push({ event_id: id, lang: 'zh-hans', name, slug: `${slugFromText(name)}`, description: null, excerpt: null });
+      translations.push({ event_id: id, lang: 'zh-hans', name, slug: `${slugFromText(name)}`, description: null, excerpt: null });
     }
-    if (random.chance(0.85)) batch.venues.push({ event_id: id, venue_id: random.int(...context.venueIds), position: 0 });
+    const venues: Row[] = [];
+    const organizers: Row[] = [];
+    const terms: Row[] = [];
+    if (random.chance(0.85)) venues.push({ event_id: id, venue_id: random.int(...context.venueIds), position: 0 });
     const first = random.int(...context.organizerIds);
-    batch.organizers.push({ event_id: id, organizer_id: first, position: 0 });
-    if (random.chance(0.3) && first < context.organizerIds[1]) batch.organizers.push({ event_id: id, organizer_id: first + 1, position: 1 });
-    const terms = new Set<number>([random.pick(context.categoryIds)]);
-    for (let k = random.int(0, 3); k > 0; k--) terms.add(random.pick(context.tagIds));
-    [...terms].forEach((term_id, position) => batch.terms.push({ event_id: id, term_id, position }));
+    organizers.push({ event_id: id, organizer_id: first, position: 0 });
+    if (random.chance(0.3) && first < context.organizerIds[1]) organizers.push({ event_id: id, organizer_id: first + 1, position: 1 });
+    const termIds = new Set<number>([random.pick(context.categoryIds)]);
+    for (let k = random.int(0, 3); k > 0; k--) termIds.add(random.pick(context.tagIds));
+    [...termIds].forEach((term_id, position) => terms.push({ event_id: id, term_id, position }));
+
+    // A series: its occurrences take the next ids of the batch, as many as fit.
+    const occurrences = random.chance(SERIES_SHARE) ? Math.min(random.int(3, 10), to - n) : 1;
+    let starts: Date[] = [new Date(startMs)];
+    if (occurrences > 1) {
+      const rule = random.pick(SERIES_RULES).replace('%', String(occurrences));
+      const series = occurrenceStarts([rule], { start: new Date(startMs), zone: eventZone(zone) }, HORIZON_END);
+      starts = series.starts;
+      Object.assign(event, { recurrence: rule, materialized_until: series.complete ? null : utc(HORIZON_END) });
+    }
+    starts.forEach((start, index) => {
+      const own = id + index;
+      const day = DateTime.fromJSDate(start, { zone: eventZone(zone).zone }).toISODate();
+      const end = DateTime.fromJSDate(start, { zone: eventZone(zone).zone }).plus(DateTime.fromMillis(endMs).diff(DateTime.fromMillis(startMs))).toJSDate();
+      const occurrence = index === 0 ? {} : { post_parent: id, series_id: id, recurrence_start: utc(start), start_utc: utc(start), end_utc: utc(end) };
+      batch.events.push({ ...event, id: own, ...occurrence });
+      for (const text of translations) batch.translations.push({ ...text, event_id: own, slug: index === 0 ? text['slug'] : `${text['slug']}-${day}` });
+      for (const [target, rows] of [[batch.venues, venues], [batch.organizers, organizers], [batch.terms, terms]] as const) for (const row of rows) target.push({ ...row, event_id: own });
+    });
+    n += starts.length - 1;
   }
   return batch;
 }

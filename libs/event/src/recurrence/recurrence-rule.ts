@@ -190,7 +190,8 @@ export function occurrenceStarts(lines: string[], series: SeriesStart, until: Da
     let more: unknown;
     try {
       const recurrence = new RRuleTemporal({ rruleString: rule, dtstart });
-      expanded = recurrence.between(series.start, until, true).map((date) => date.epochMilliseconds);
+      // A series that starts beyond `until` has its first occurrence all the same: the event itself.
+      expanded = recurrence.between(series.start, until.getTime() < startMs ? series.start : until, true).map((date) => date.epochMilliseconds);
       more = recurrence.next(until);
     } catch (error) {
       return fail(`RRULE cannot be expanded: ${(error as Error).message}`);
