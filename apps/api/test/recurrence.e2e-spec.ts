@@ -91,6 +91,20 @@ describe('recurring events (SPEC §13)', () => {
     expect([single.status, single.body.id, single.body.json_ld.startDate]).toEqual([200, series[1].id, '2027-03-30T19:00:00+02:00']);
   });
 
+  it('counts occurrences as events for venues with upcoming events and for hidden empty terms', async () => {
+    // A series that began two weeks ago: its head is past, its later occurrences are not.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const tag = (await send('POST', `${NS}/tags`, { name: 'Weekly' })).body;
+    const head = await create({ title: 'Running club', start_date: `${day(-14)} 07:00`, end_date: `${day(-14)} 08:00`, timezone: 'UTC', tags: [tag.id], venue: { venue: 'Park' }, recurrence: 'RRULE:FREQ=WEEKLY;COUNT=5' });
+    const venueId = (head.venue as { id: number }).id;
+    const upcoming = await t.request('GET', `${NS}/venues?only_with_upcoming=true`);
+    expect([upcoming.status, upcoming.body.venues.map((venue: { id: number }) => venue.id)]).toEqual([200, [venueId]]);
+    const tags = await t.request('GET', `${NS}/tags?hide_empty=true`);
+    expect([tags.status, tags.body.tags.map((term: { id: number; count: number }) => [term.id, term.count])]).toEqual([200, [[tag.id, 5]]]);
+    const listed = await t.request('GET', `${EVENTS}?tags=${tag.id}`);
+    expect([listed.status, listed.body.events.map((event: Item) => event.start_date)]).toEqual([200, [`${day(0)} 07:00:00`, `${day(7)} 07:00:00`, `${day(14)} 07:00:00`]]);
+  });
+
   it.each([
     ['America/New_York', '2027-03-09 19:00', ['2027-03-10 00:00:00', '2027-03-16 23:00:00']],
     ['Australia/Sydney', '2027-03-30 19:00', ['2027-03-30 08:00:00', '2027-04-06 09:00:00']],
