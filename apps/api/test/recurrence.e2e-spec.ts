@@ -143,6 +143,12 @@ describe('recurring events (SPEC §13)', () => {
       [second.id, 'Yoga (outdoors)', '2027-05-05 07:30:00', '2027-05-05 08:45:00', 'yoga-2027-05-05', '7'],
       [third.id, 'Morning yoga', '2027-05-05 10:00:00', '2027-05-05 11:00:00', 'yoga-2027-05-06', '7'],
     ]);
+    // Texts detach per language: a French title of its own stays when the head is renamed in English.
+    const french = await send('PATCH', `/fr${EVENTS}/${first.id}`, { title: 'Yoga du matin' });
+    expect([french.status, french.body.title, french.body.slug]).toEqual([200, 'Yoga du matin', 'yoga-du-matin']);
+    expect((await send('PATCH', `${EVENTS}/${head.id}`, { title: 'Sunrise yoga' })).status).toBe(200);
+    const [inFrench, inEnglish] = await Promise.all([t.request('GET', `/fr${EVENTS}/${first.id}`), t.request('GET', `${EVENTS}/${first.id}`)]);
+    expect([inFrench.body.title, inFrench.body.slug, inEnglish.body.title, inEnglish.body.slug]).toEqual(['Yoga du matin', 'yoga-du-matin', 'Sunrise yoga', 'yoga-2027-05-04']);
     // An occurrence belongs to its series: its rule and parent are the head's.
     const refused = await send('PATCH', `${EVENTS}/${first.id}`, { recurrence: 'RRULE:FREQ=WEEKLY', post_parent: 0 });
     expect([refused.status, refused.body.data.params]).toEqual([400, { recurrence: `is the series' own: this event is an occurrence of event ${head.id}; update that one` }]);

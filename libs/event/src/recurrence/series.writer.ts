@@ -349,7 +349,8 @@ export class SeriesWriter {
       if (!fromHead && (!fromOwn || ownFields.length === 0)) continue;
       const text: Texts = { lang, name: fromHead?.name ?? null, description: fromHead?.description ?? null, excerpt: fromHead?.excerpt ?? null, slug: '' };
       for (const [, property] of ownFields) text[property] = fromOwn?.[property] ?? null;
-      if (detached.has(`slug@${lang}`) && fromOwn) text.slug = fromOwn.slug;
+      // Its own slug when it was given one, or in a language only it has texts in; else one made from the head's.
+      if (fromOwn && (detached.has(`slug@${lang}`) || !fromHead)) text.slug = fromOwn.slug;
       texts.push(text);
     }
     const id = existing ? Number(existing['id']) : null;
@@ -384,8 +385,7 @@ export class SeriesWriter {
         }
       }
     }
-    // A language the head has no text in keeps the occurrence's own slug only when detached; otherwise it is left out above.
-    for (const item of desired) item.texts = item.texts.filter((text) => text.slug !== '');
+
   }
 
   /** The texts, links and search rows of the occurrences written: replaced whole, a few statements for the series. */
