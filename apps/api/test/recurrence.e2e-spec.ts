@@ -169,6 +169,13 @@ describe('recurring events (SPEC §13)', () => {
     expect([single.status, single.body.recurrence]).toEqual([200, []]);
     expect(await occurrences(head.id)).toEqual([]);
     expect((await t.request('GET', `${EVENTS}/${second.id}`)).status).toBe(404);
+    // The edited occurrence left in the trash is an event of its own in its feed.
+    const feed = await t.request('GET', `${EVENTS}/${third.id}/ics`, { token: editor.token });
+    const vevents = new ICAL.Component(ICAL.parse(feed.text)).getAllSubcomponents('vevent');
+    expect([feed.status, vevents.map((vevent) => [vevent.getFirstPropertyValue('uid'), vevent.hasProperty('rrule'), vevent.getFirstPropertyValue('status')])]).toEqual([
+      200,
+      [[`${third.id}@calendar.test`, false, 'CANCELLED']],
+    ]);
   });
 
   it('excludes a deleted occurrence until it is restored, and trashes and restores a series with its head', async () => {

@@ -129,6 +129,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
         throw error;
       }
     }
+    // The head of an occurrence left from a series that is single again.
+    if (head.recurrence.length === 0) return null;
     const rows: Record<string, unknown>[] = await this.deps.dataSource.query(
       'SELECT id, status, author_id, recurrence_start, end_utc, detached FROM events WHERE series_id = ? ORDER BY recurrence_start',
       [headId],
