@@ -9,6 +9,7 @@ delete swcConfig.$schema;
 module.exports = {
   ...nxPreset,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcConfig, swcrc: false }] },
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  resolver: join(__dirname, 'tools/jest/resolver.js'),
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcConfig, swcrc: false }], '^.+\\.(eta|css)$': join(__dirname, 'tools/jest/text-transform.js') },
+  moduleFileExtensions: ['ts', 'js', 'json', 'eta', 'css'],
 };

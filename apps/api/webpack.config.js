@@ -5,6 +5,8 @@ const { join } = require('path');
 // workspace's code in dist/apps/api/main.js; packages from node_modules stay external and are required at run time.
 module.exports = {
   output: { path: join(__dirname, '../../dist/apps/api') },
+  // Page templates and the site's stylesheet are part of the bundle, as text.
+  module: { rules: [{ test: /\.(eta|css)$/, type: 'asset/source' }] },
   plugins: [
     new NxAppWebpackPlugin({
       target: 'node',

@@ -8,14 +8,15 @@ import { DiscoveryModule, HttpPlatformModule } from '@calendar/shared/http';
 import { OrganizerModule } from '@calendar/organizer';
 import { TaxonomyModule } from '@calendar/taxonomy';
 import { VenueModule } from '@calendar/venue';
+import { WebModule } from '@calendar/web';
 
-/** The composition root: the platform, then one module per bounded context. */
+/** The composition root: the platform, then one module per bounded context, and the public pages on top of them. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, EventModule, VenueModule, OrganizerModule, TaxonomyModule],
+      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, EventModule, VenueModule, OrganizerModule, TaxonomyModule, WebModule],
     };
   }
 }

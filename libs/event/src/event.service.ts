@@ -112,6 +112,11 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     return rendered[0].text;
   }
 
+  /** The id of the event a slug names (request language first, then any other), or null. */
+  idOfSlug(slug: string, context: RequestContext): Promise<number | null> {
+    return this.targetId({ slug }, context);
+  }
+
   /**
    * The series an event belongs to, as its single-event feed gives it (SPEC §13): null for an event that does not
    * recur, or whose head the caller may not read. `event` is the event's own answer, access already checked.

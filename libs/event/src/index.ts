@@ -8,3 +8,4 @@ export * from './event.repository';
 export * from './recurrence/clock';
 export * from './recurrence/series-horizon';
 export * from './recurrence/recurrence-rule';
+export * from './dto/event.dto';

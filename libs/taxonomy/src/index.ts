@@ -7,3 +7,4 @@ export * from './term-links';
 export * from './term.exception';
 export * from './term.repository';
 export * from './term.service';
+export * from './dto/list-terms.dto';

@@ -5,8 +5,26 @@ import { ApiException } from './api-exception';
 import { toApiException } from './error-mapping';
 import { RouteRegistry } from './route-registry';
 
+/**
+ * An error answered as a page (public pages, SPEC §14): HTML with its status, never cached (errors do not reach
+ * the response cache).
+ */
+export class HtmlErrorAnswer extends Error {
+  constructor(
+    readonly status: number,
+    readonly html: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`page answered ${status}`);
+  }
+}
+
 /** Renders every error as the envelope of SPEC §3.1; unknown ones are logged and become a generic 500. */
 export function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply, routes: RouteRegistry, logger: Logger): void {
+  if (error instanceof HtmlErrorAnswer) {
+    reply.status(error.status).headers(error.headers).type('text/html; charset=utf-8').send(error.html);
+    return;
+  }
   let mapped = toApiException(error);
   if (mapped === 'not-found') {
     const allowed = routes.methodsFor(request.url);

@@ -65,6 +65,14 @@ export function createHttpAdapter(config: AppConfig): FastifyAdapter {
           return url.slice(prefix.length - config.apiRoot.length);
         }
       }
+      // Public pages have the same language bases (`/fr/event/...`, SPEC §14).
+      if (config.languages.includes(language) && language !== config.defaultLanguage) {
+        const rest = url.slice(language.length + 1);
+        if (rest === '' || rest.startsWith('/') || rest.startsWith('?')) {
+          req.urlLanguage = language;
+          return rest.startsWith('/') ? rest : `/${rest}`;
+        }
+      }
       return url;
     },
   });
@@ -73,8 +81,9 @@ export function createHttpAdapter(config: AppConfig): FastifyAdapter {
 /**
  * Installs the REST platform on an application before it starts: parsers, parameter merging, logging,
  * caching headers, error envelope, validation and list rendering. `main.ts` and every e2e test go through it.
+ * `pagePaths`: the routes of the public pages, served outside the API root.
  */
-export async function configureHttpPlatform(app: NestFastifyApplication, config: AppConfig, logger: Logger): Promise<RouteRegistry> {
+export async function configureHttpPlatform(app: NestFastifyApplication, config: AppConfig, logger: Logger, pagePaths: string[] = []): Promise<RouteRegistry> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const routes = new RouteRegistry();
 
@@ -129,7 +138,8 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
     exposedHeaders: ['X-WP-Total', 'X-WP-TotalPages', 'X-TEC-Total', 'X-TEC-TotalPages', 'Link', 'ETag', 'Location', 'X-Request-Id', 'Allow'],
     maxAge: 600,
   });
-  app.setGlobalPrefix(config.apiRoot, { exclude: OPERATIONAL_PATHS.map((path) => ({ path, method: RequestMethod.GET })) });
+  // Operational paths and public pages (`pagePaths`, Nest route paths) live outside the API root.
+  app.setGlobalPrefix(config.apiRoot, { exclude: [...OPERATIONAL_PATHS, ...pagePaths].map((path) => ({ path, method: RequestMethod.GET })) });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   // Cached anonymous answers are served by a hook before the Nest pipeline; misses are stored by the outermost

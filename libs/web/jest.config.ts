@@ -1,0 +1,6 @@
+export default {
+  displayName: 'web',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+};

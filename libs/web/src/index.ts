@@ -1,0 +1,3 @@
+export * from './pages.controller';
+export * from './pages.service';
+export * from './web.module';

@@ -1,0 +1,417 @@
+import { Injectable } from '@nestjs/common';
+import { EventResponse, EventService, ListEventsQueryDto } from '@calendar/event';
+import { RequestContext } from '@calendar/i18n';
+import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
+import { plainText, RecordException } from '@calendar/records';
+import { AppConfig } from '@calendar/shared/config';
+import { ApiException, HtmlErrorAnswer, LinkBuilder, TextAnswer } from '@calendar/shared/http';
+import { ListCategoriesQueryDto, ListTagsQueryDto, Taxonomy, TermResponse, TermService } from '@calendar/taxonomy';
+import { VenueResponse, VenueService } from '@calendar/venue';
+import { DateTime } from 'luxon';
+import { eventStartIso, eventTime, eventWhen, firstVenue, googleCalendarLink, jsonForScript, mapLink, venueAddress, webcal } from './page-format';
+import { bcp47, languageName, pageText, PageText } from './page-text';
+import { PageView, TemplateName } from './page-view';
+
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+/**
+ * Pages run no script (JSON-LD is data, not a script), load styles and images only, post forms only here, and
+ * cannot be framed elsewhere (SPEC §14).
+ */
+export const PAGE_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self' https: http: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+/** Events per page of the lists, and the most events a month grid shows (ten pages of the list). */
+const PER_PAGE = 20;
+const MONTH_PAGES = 10;
+
+/** What the layout of every page needs. */
+interface PageModel {
+  htmlLang: string;
+  title: string;
+  description?: string;
+  site: string;
+  canonical: string;
+  alternates: { hreflang: string; href: string }[];
+  languages: { hreflang: string; label: string; href: string; current: boolean }[];
+  home: string;
+  month: string;
+  section: 'list' | 'month' | 'event' | 'record';
+  feed?: { ics: string; webcal: string };
+  og?: Record<string, string>;
+  jsonLd?: string;
+}
+
+/** An event as the lists print it. */
+interface EventItem {
+  url: string;
+  title: string;
+  when: string;
+  startIso: string;
+  place: string;
+  excerpt: string;
+}
+
+export interface ListQuery {
+  page: number;
+  search?: string;
+  category?: string;
+  tag?: string;
+}
+
+/**
+ * The public pages of SPEC §14, rendered on the server from the domain services (never through the HTTP API), as
+ * an anonymous visitor sees them, in the language of their address.
+ */
+@Injectable()
+export class PagesService {
+  private readonly view = new PageView();
+
+  constructor(
+    private readonly events: EventService,
+    private readonly venues: VenueService,
+    private readonly organizers: OrganizerService,
+    private readonly terms: TermService,
+    private readonly links: LinkBuilder,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Upcoming events, with search and category and tag filters (`/events/`). */
+  async list(context: RequestContext, query: ListQuery): Promise<TextAnswer> {
+    const t = pageText(context.language);
+    const filters: Record<string, string> = {};
+    if (query.search) filters['search'] = query.search;
+    if (query.category) filters['category'] = query.category;
+    if (query.tag) filters['tag'] = query.tag;
+    const result = await this.guard(context, () =>
+      this.eventList(context, { page: query.page, search: query.search, categories: query.category ? [query.category] : undefined, tags: query.tag ? [query.tag] : undefined }),
+    );
+    const [categories, tags] = await Promise.all([this.termOptions(context, 'category', query.category), this.termOptions(context, 'tag', query.tag)]);
+    const heading = query.search ? `${t.searchResults} “${query.search}”` : t.upcoming;
+    const feedQuery = { ...(query.search ? { search: query.search } : {}), ...(query.category ? { categories: query.category } : {}), ...(query.tag ? { tags: query.tag } : {}) };
+    return this.page(context, 'list', {
+      page: this.layout(context, { title: heading, section: 'list', path: 'events', query: { ...filters, ...(query.page > 1 ? { page: String(query.page) } : {}) }, feed: feedQuery }),
+      heading,
+      filters: { action: this.links.site(context.request, context.language, 'events'), search: query.search ?? '', categories, tags },
+      events: result.items,
+      paging: this.paging(context, 'events', filters, query.page, result.totalPages),
+    });
+  }
+
+  /** A month as a grid of weeks (`/events/month/` and `/events/month/YYYY-MM/`), in the service's time zone. */
+  async month(context: RequestContext, month: string | undefined): Promise<TextAnswer> {
+    const t = pageText(context.language);
+    const zone = this.config.timezone.zone;
+    const first = month ? DateTime.fromFormat(month, 'yyyy-MM', { zone }) : DateTime.now().setZone(zone).startOf('month');
+    if (!first.isValid || first.year < 1900 || first.year > 2200) throw this.notFound(context);
+    const next = first.plus({ months: 1 });
+    const locale = context.language;
+    // Every event that overlaps the month: it ends after the month begins and starts before it ends.
+    const events: EventResponse[] = [];
+    let truncated = false;
+    for (let page = 1; page <= MONTH_PAGES; page += 1) {
+      const result = await this.events.listEvents(
+        this.eventQuery({ page, per_page: 100, strict_dates: true, ends_after: first.toFormat('yyyy-MM-dd HH:mm:ss'), starts_before: next.toFormat('yyyy-MM-dd HH:mm:ss') }),
+        context,
+      );
+      events.push(...result.items.map((item) => item.toJSON()));
+      if (page >= result.totalPages) break;
+      truncated = page === MONTH_PAGES;
+    }
+    const start = first.minus({ days: first.weekday - 1 });
+    const today = DateTime.now().setZone(zone).toISODate();
+    const weeks: object[][] = [];
+    for (let day = start; day < next || day.weekday !== 1; day = day.plus({ days: 1 })) {
+      if (day.weekday === 1) weeks.push([]);
+      const dayEnd = day.plus({ days: 1 });
+      const on = events.filter((event) => {
+        const [from, to] = [DateTime.fromSQL(event.utc_start_date, { zone: 'utc' }), DateTime.fromSQL(event.utc_end_date, { zone: 'utc' })];
+        return from < dayEnd && to >= day;
+      });
+      weeks[weeks.length - 1].push({
+        iso: day.toISODate(),
+        label: day.setLocale(locale).toLocaleString({ day: 'numeric' }),
+        weekday: day.setLocale(locale).toLocaleString({ weekday: 'long', month: 'long', day: 'numeric' }),
+        inMonth: day.month === first.month,
+        today: day.toISODate() === today,
+        events: on.map((event) => ({ url: event.url, title: event.title, time: eventTime(event, locale) })),
+      });
+    }
+    const title = first.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' });
+    const monthLink = (value: DateTime) => ({ href: this.links.site(context.request, context.language, `events/month/${value.toFormat('yyyy-MM')}`), label: value.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' }) });
+    const weekdays = [0, 1, 2, 3, 4, 5, 6].map((offset) => {
+      const day = start.plus({ days: offset }).setLocale(locale);
+      return { short: day.toLocaleString({ weekday: 'short' }), long: day.toLocaleString({ weekday: 'long' }) };
+    });
+    return this.page(context, 'month', {
+      page: this.layout(context, {
+        title,
+        section: 'month',
+        path: `events/month/${first.toFormat('yyyy-MM')}`,
+        feed: { start_date: first.toFormat('yyyy-MM-dd'), end_date: next.minus({ days: 1 }).toFormat('yyyy-MM-dd') },
+      }),
+      heading: title,
+      previous: monthLink(first.minus({ months: 1 })),
+      next: monthLink(next),
+      weekdays,
+      weeks,
+      truncated,
+      t,
+    });
+  }
+
+  /** One event (`/event/<slug>/`): a protected one shows its title and dates only. */
+  async event(context: RequestContext, slug: string): Promise<TextAnswer> {
+    let event: EventResponse;
+    let locked = false;
+    try {
+      event = (await this.events.getEvent({ slug }, context)).toJSON();
+    } catch (error) {
+      if (!(error instanceof RecordException && error.code === 'event-password-protected')) throw this.failure(context, error);
+      // The list's answer of a protected event is the reduced one.
+      const id = await this.events.idOfSlug(slug, context);
+      const listed = id === null ? [] : (await this.events.listEvents(this.eventQuery({ include: [id], per_page: 1 }), context)).items;
+      if (listed.length === 0) throw this.notFound(context);
+      event = listed[0].toJSON();
+      locked = true;
+    }
+    const locale = context.language;
+    const venue = firstVenue(event);
+    const description = plainText(event.excerpt || event.description);
+    const og: Record<string, string> = { 'og:type': 'website', 'og:title': event.title, 'og:url': event.url, 'og:locale': bcp47(context.language).replace('-', '_') };
+    if (!locked && description) og['og:description'] = description.slice(0, 300);
+    if (!locked && event.image) og['og:image'] = event.image.url;
+    return this.page(context, 'event', {
+      page: this.layout(context, {
+        title: event.title,
+        description: locked ? undefined : description.slice(0, 300) || undefined,
+        section: 'event',
+        record: { kind: 'event', slug: event.slug, translations: event.translations },
+        og,
+        jsonLd: !locked && event.json_ld ? jsonForScript(event.json_ld) : undefined,
+      }),
+      locked,
+      event: {
+        title: event.title,
+        when: eventWhen(event, locale),
+        startIso: eventStartIso(event),
+        image: event.image ? event.image.url : null,
+        venue: venue ? { name: venue.venue, url: venue.url, address: venueAddress(venue), map: mapLink(venue) } : null,
+        organizers: event.organizer.map((organizer) => ({ name: organizer.organizer, url: organizer.url })),
+        cost: event.cost,
+        categories: event.categories.map((term) => ({ name: term.name, url: term.url })),
+        tags: event.tags.map((term) => ({ name: term.name, url: term.url })),
+        website: event.website,
+        description: event.description,
+        ics: this.links.rest(context.request, context.language, `events/${event.id}/ics`),
+        google: googleCalendarLink(event),
+      },
+    });
+  }
+
+  /** A venue with its upcoming events (`/venue/<slug>/`). */
+  async venue(context: RequestContext, slug: string, page: number): Promise<TextAnswer> {
+    const t = pageText(context.language);
+    const venue: VenueResponse = await this.guard(context, () => this.venues.get({ slug }, context));
+    const facts = [
+      { label: t.address, value: venueAddress(venue) },
+      ...(mapLink(venue) ? [{ label: t.map, value: `${venue.geo_lat}, ${venue.geo_lng}`, href: mapLink(venue) as string }] : []),
+      { label: t.phone, value: venue.phone },
+      { label: t.website, value: venue.website, href: venue.website },
+    ].filter((fact) => fact.value);
+    return this.recordPage(context, { kind: 'venue', name: venue.venue, slug: venue.slug, url: venue.url, description: venue.description, translations: venue.translations, jsonLd: venue.json_ld, facts }, page, { venue: [venue.id] });
+  }
+
+  /** An organizer with their upcoming events (`/organizer/<slug>/`). */
+  async organizer(context: RequestContext, slug: string, page: number): Promise<TextAnswer> {
+    const t = pageText(context.language);
+    const organizer: OrganizerResponse = await this.guard(context, () => this.organizers.get({ slug }, context));
+    const facts = [
+      { label: t.phone, value: organizer.phone },
+      { label: t.email, value: organizer.email, href: organizer.email ? `mailto:${organizer.email}` : undefined },
+      { label: t.website, value: organizer.website, href: organizer.website },
+    ].filter((fact) => fact.value);
+    return this.recordPage(
+      context,
+      { kind: 'organizer', name: organizer.organizer, slug: organizer.slug, url: organizer.url, description: organizer.description, translations: organizer.translations, jsonLd: organizer.json_ld, facts },
+      page,
+      { organizer: [organizer.id] },
+    );
+  }
+
+  /** A category's or tag's archive: its upcoming events (`/events/category/<slug>/`, `/events/tag/<slug>/`). */
+  async archive(context: RequestContext, taxonomy: Taxonomy, slug: string, page: number): Promise<TextAnswer> {
+    const query = Object.assign(taxonomy === 'category' ? new ListCategoriesQueryDto() : new ListTagsQueryDto(), { page: 1, per_page: 1, slug: [slug] });
+    const [term] = (await this.terms.list(taxonomy, query, context)).items;
+    if (!term) throw this.notFound(context);
+    const key = taxonomy === 'category' ? 'categories' : 'tags';
+    const result = await this.guard(context, () => this.eventList(context, { page, [key]: [term.id] }));
+    const path = `events/${taxonomy}/${term.slug}`;
+    return this.page(context, 'list', {
+      page: this.layout(context, {
+        title: term.name,
+        description: plainText(term.description).slice(0, 300) || undefined,
+        section: 'list',
+        path,
+        query: page > 1 ? { page: String(page) } : {},
+        termTranslations: term.translations,
+        feed: { [key]: String(term.id) },
+      }),
+      heading: term.name,
+      intro: term.description,
+      events: result.items,
+      paging: this.paging(context, path, {}, page, result.totalPages),
+    });
+  }
+
+  /** The HTML 404 page (unknown slugs and addresses of the pages). */
+  notFound(context: RequestContext): HtmlErrorAnswer {
+    const t = pageText(context.language);
+    const html = this.view.render('error', { t, page: this.layout(context, { title: t.notFound, section: 'list', path: 'events' }), heading: t.notFound, message: t.notFoundText });
+    return new HtmlErrorAnswer(404, html, PAGE_HEADERS);
+  }
+
+  /** Runs a read of the page: what the API answers 404 or 403 (not visible to anonymous readers) is the 404 page. */
+  private async guard<T>(context: RequestContext, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      throw this.failure(context, error);
+    }
+  }
+
+  private failure(context: RequestContext, error: unknown): unknown {
+    if (error instanceof RecordException && (error.status === 404 || error.status === 403)) return this.notFound(context);
+    if (error instanceof ApiException && error.status === 400) {
+      const t = pageText(context.language);
+      const params = error.data['params'];
+      const message = params && typeof params === 'object' && !Array.isArray(params) ? Object.entries(params).map(([name, rule]) => `${name}: ${String(rule)}`).join('; ') : '';
+      const html = this.view.render('error', { t, page: this.layout(context, { title: t.badRequest, section: 'list', path: 'events' }), heading: t.badRequest, message: message || error.message });
+      return new HtmlErrorAnswer(400, html, PAGE_HEADERS);
+    }
+    return error;
+  }
+
+  private async recordPage(
+    context: RequestContext,
+    record: { kind: 'venue' | 'organizer'; name: string; slug: string; url: string; description: string; translations: Record<string, { slug: string }>; jsonLd?: Record<string, unknown>; facts: { label: string; value: string; href?: string }[] },
+    page: number,
+    filter: Partial<ListEventsQueryDto>,
+  ): Promise<TextAnswer> {
+    const result = await this.guard(context, () => this.eventList(context, { page, ...filter }));
+    return this.page(context, 'record', {
+      page: this.layout(context, {
+        title: record.name,
+        description: plainText(record.description).slice(0, 300) || undefined,
+        section: 'record',
+        record: { kind: record.kind, slug: record.slug, translations: record.translations },
+        og: { 'og:type': 'website', 'og:title': record.name, 'og:url': record.url },
+        jsonLd: record.jsonLd ? jsonForScript(record.jsonLd) : undefined,
+        feed: Object.fromEntries(Object.entries(filter).map(([key, value]) => [key, String(value)])),
+      }),
+      record,
+      events: result.items,
+    });
+  }
+
+  /** A page of upcoming events as the lists print them. */
+  private async eventList(context: RequestContext, query: Partial<ListEventsQueryDto>): Promise<{ items: EventItem[]; totalPages: number }> {
+    const result = await this.events.listEvents(this.eventQuery({ per_page: PER_PAGE, ...query }), context);
+    const locale = context.language;
+    const items = result.items.map((text) => {
+      const event = text.toJSON();
+      const venue = firstVenue(event);
+      return {
+        url: event.url,
+        title: event.title,
+        when: eventWhen(event, locale),
+        startIso: eventStartIso(event),
+        place: venue ? [venue.venue, venue.city].filter(Boolean).join(', ') : '',
+        excerpt: event.excerpt,
+      };
+    });
+    return { items, totalPages: result.totalPages };
+  }
+
+  private eventQuery(values: Partial<ListEventsQueryDto>): ListEventsQueryDto {
+    return Object.assign(new ListEventsQueryDto(), values);
+  }
+
+  /** A taxonomy's terms that have events, for the list's filter, with the one chosen marked. */
+  private async termOptions(context: RequestContext, taxonomy: Taxonomy, chosen: string | undefined): Promise<{ slug: string; name: string; selected: boolean }[]> {
+    const query = Object.assign(taxonomy === 'category' ? new ListCategoriesQueryDto() : new ListTagsQueryDto(), { page: 1, per_page: 100, hide_empty: true });
+    const terms: TermResponse[] = (await this.terms.list(taxonomy, query, context)).items;
+    return terms.map((term) => ({ slug: term.slug, name: term.name, selected: term.slug === chosen }));
+  }
+
+  private paging(context: RequestContext, path: string, filters: Record<string, string>, page: number, totalPages: number) {
+    const t = pageText(context.language);
+    const at = (number: number) => this.address(context, context.language, path, { ...filters, ...(number > 1 ? { page: String(number) } : {}) });
+    return { previous: page > 1 ? at(page - 1) : null, next: page < totalPages ? at(page + 1) : null, label: `${t.page} ${page} / ${Math.max(1, totalPages)}` };
+  }
+
+  /** A page's address in a language, with its query. */
+  private address(context: RequestContext, language: string, path: string, query: Record<string, string> = {}): string {
+    const search = new URLSearchParams(query).toString();
+    return `${this.links.site(context.request, language, path)}${search ? `?${search}` : ''}`;
+  }
+
+  /**
+   * What the layout needs: the page's address in every language (a record's or term's own slug in each, where it
+   * has one), the language switcher, the feed of what the page shows.
+   */
+  private layout(
+    context: RequestContext,
+    options: {
+      title: string;
+      description?: string;
+      section: PageModel['section'];
+      path?: string;
+      query?: Record<string, string>;
+      record?: { kind: string; slug: string; translations: Record<string, { slug: string }> };
+      termTranslations?: Record<string, { slug: string }>;
+      feed?: Record<string, string>;
+      og?: Record<string, string>;
+      jsonLd?: string;
+    },
+  ): PageModel {
+    const pathIn = (language: string): string => {
+      if (options.record) return `${options.record.kind}/${options.record.translations[language]?.slug ?? options.record.slug}`;
+      if (options.termTranslations && options.path) {
+        const [base, taxonomy] = options.path.split('/');
+        return `${base}/${taxonomy}/${options.termTranslations[language]?.slug ?? options.path.split('/')[2]}`;
+      }
+      return options.path ?? 'events';
+    };
+    const hrefIn = (language: string) => this.address(context, language, pathIn(language), options.query);
+    const languages = this.config.languages;
+    return {
+      htmlLang: bcp47(context.language),
+      title: options.title,
+      description: options.description,
+      site: this.config.siteName ?? this.links.siteHost(context.request),
+      canonical: hrefIn(context.language),
+      alternates: [...languages.map((language) => ({ hreflang: bcp47(language), href: hrefIn(language) })), { hreflang: 'x-default', href: hrefIn(this.config.defaultLanguage) }],
+      languages: languages.map((language) => ({ hreflang: bcp47(language), label: languageName(language), href: hrefIn(language), current: language === context.language })),
+      home: this.links.site(context.request, context.language, 'events'),
+      month: this.links.site(context.request, context.language, 'events/month'),
+      section: options.section,
+      feed: options.feed ? this.feed(context, options.feed) : undefined,
+      og: options.og,
+      jsonLd: options.jsonLd,
+    };
+  }
+
+  private feed(context: RequestContext, query: Record<string, string>): { ics: string; webcal: string } {
+    const ics = this.links.rest(context.request, context.language, 'events/ics', query);
+    return { ics, webcal: webcal(ics) };
+  }
+
+  private page(context: RequestContext, template: TemplateName, model: { page: PageModel; t?: PageText } & Record<string, unknown>): TextAnswer {
+    const html = this.view.render(template, { t: pageText(context.language), ...model });
+    return new TextAnswer(html, HTML_TYPE, PAGE_HEADERS);
+  }
+}
