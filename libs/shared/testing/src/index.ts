@@ -1,3 +1,4 @@
 export * from './mysql-server';
 export * from './test-database';
 export * from './built-service';
+export * from './showcase';
