@@ -209,6 +209,17 @@ describe('public pages (SPEC §14)', () => {
       ['February 2030', `${ORIGIN}/events/month/2030-02/`],
       ['April 2030', `${ORIGIN}/events/month/2030-04/`],
     ]);
+    // A busy day shows its first three events and links to the list of that day.
+    for (const hour of [9, 10, 11, 12]) await create({ title: `Talk ${hour}`, start_date: `2030-03-20 ${hour}:00`, end_date: `2030-03-20 ${hour}:45` });
+    const busy = await page('/events/month/2030-03/');
+    const cell = all(busy, (element) => element.name === 'td' && all(element as unknown as Document, tag('time'))[0]?.attribs['datetime'] === '2030-03-20')[0] as unknown as Document;
+    expect([all(cell, tag('li')).map(text), all(cell, cls('more')).map((more) => [text(more), all(more as unknown as Document, tag('a'))[0].attribs['href']])]).toEqual([
+      ['9:00 AM Talk 9', '10:00 AM Talk 10', '11:00 AM Talk 11'],
+      [['1 more', `${ORIGIN}/events/?day=2030-03-20`]],
+    ]);
+    const dayList = await page('/events/?day=2030-03-20');
+    expect([text(all(dayList, tag('h1'))[0]), listed(dayList).map(([title]) => title)]).toEqual(['Wednesday, March 20, 2030', ['Talk 9', 'Talk 10', 'Talk 11', 'Talk 12']]);
+    expect(text(all(await page('/events/?day=2030-02-30', 400), tag('h1'))[0])).toBe('This page cannot be shown');
     const french = await page('/fr/events/month/2030-03/');
     expect(text(all(french, tag('h1'))[0])).toBe('mars 2030');
     expect(text(all(await page('/events/month/2030-13/', 404), tag('h1'))[0])).toBe('Page not found');

@@ -199,6 +199,21 @@ export class EventRepository {
     return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.start_utc, p.id`, params);
   }
 
+  /** The ids and times of the events matching a filter, by start (at most `limit`): what a month grid places. */
+  async spans(filter: EventListFilter, limit: number): Promise<{ id: number; start: Date; end: Date }[]> {
+    const rows = await this.filtered(filter).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').addSelect('e.end_utc', 'end_utc').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').limit(limit).getRawMany();
+    const instant = (value: unknown) => (value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`));
+    return rows.map((row) => ({ id: Number(row.id), start: instant(row.start_utc), end: instant(row.end_utc) }));
+  }
+
+  /** The heads and links of events by id, in the order of `ids` (those that exist). */
+  async headsOf(ids: number[]): Promise<{ heads: EventHead[]; links: EventLinks }> {
+    if (ids.length === 0) return { heads: [], links: { venues: new Map(), organizers: new Map(), terms: new Map() } };
+    const found = await this.heads(`events r WHERE r.id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const byId = new Map(found.heads.map((head) => [head.id, head]));
+    return { heads: ids.flatMap((id) => byId.get(id) ?? []), links: found.links };
+  }
+
   /** One event's head and links, or null. */
   async oneHead(id: number): Promise<{ head: EventHead; links: EventLinks } | null> {
     const { heads, links } = await this.heads('events r WHERE r.id = ?', [id]);

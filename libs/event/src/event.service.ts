@@ -29,6 +29,8 @@ import { normalizeRecurrence, occurrenceStarts, RecurrenceError } from './recurr
 import { DETACHING_FIELDS, HORIZON, SeriesChange, SeriesWriter } from './recurrence/series.writer';
 
 const TWO_YEARS = { years: 2 };
+/** The most events a month grid looks at (SPEC §14); a month with more shows the first ones. */
+const MONTH_SPANS = 20000;
 
 /** The members of an event that embed other records: filled in per answer, from their own kept renderings. */
 const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
@@ -219,6 +221,46 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     query: ListEventsQueryDto,
     context: RequestContext,
   ): Promise<{ heads: EventHead[]; links: EventLinks; total: number; pageUrl: (route: string) => (page: number) => string }> {
+    const { language, request } = context;
+    const { filter, effective } = await this.listFilter(query, context);
+    const total = await this.keptTotal(filter, request);
+    assertPageExists('event', query, total);
+    const offset = (query.page - 1) * query.per_page;
+    const { heads, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
+    const { translation_language: _language, page: _page, ...filters } = query;
+    return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(request, language, route, { ...filters, ...effective, page }) };
+  }
+
+  /**
+   * The events of a month grid (SPEC §14): every event of the list's query, as spans, bucketed by the days (in the
+   * service time zone) they cover from `from` to `to`; the first `perDay` of each day rendered as the list renders
+   * them, and how many more each day has. Only the chosen events are read whole.
+   */
+  async eventDays(query: ListEventsQueryDto, context: RequestContext, days: string[], perDay: number): Promise<Map<string, { events: EventResponse[]; more: number }>> {
+    const { filter } = await this.listFilter(query, context);
+    const zone = this.deps.config.timezone.zone;
+    const wanted = new Set(days);
+    const byDay = new Map(days.map((day) => [day, [] as number[]]));
+    for (const { id, start, end } of await this.events.spans(filter, MONTH_SPANS)) {
+      // Each day from the one it starts on to the one it ends on.
+      let day = DateTime.fromJSDate(start, { zone }).startOf('day');
+      const last = DateTime.fromJSDate(end, { zone });
+      for (let step = 0; day <= last && step < 42; step += 1, day = day.plus({ days: 1 })) {
+        const key = day.toISODate() as string;
+        if (wanted.has(key)) byDay.get(key)?.push(id);
+      }
+    }
+    const shown = [...new Set([...byDay.values()].flatMap((ids) => ids.slice(0, perDay)))];
+    const { heads, links } = await this.events.headsOf(shown);
+    const rendered = await this.renderEvents(heads, context, { single: false, unlocked: new Set(), linked: await this.linkedOf(links, context), load: (ids) => this.events.load(ids) });
+    const events = new Map(rendered.map(({ event, text }) => [event.id, text.toJSON()]));
+    return new Map(
+      [...byDay].map(([day, ids]) => [day, { events: ids.slice(0, perDay).flatMap((id) => events.get(id) ?? []), more: Math.max(0, ids.length - perDay) }]),
+    );
+  }
+
+  /** A list query's filter (SPEC §4.4): parameters checked, terms, venues and organizers resolved, dates bounded. */
+  private async listFilter(query: ListEventsQueryDto, context: RequestContext): Promise<{ filter: EventListFilter; effective: Record<string, unknown> }> {
     const { caller, language, request } = context;
     const problems: Record<string, string> = {};
     const now = new Date();
@@ -277,12 +319,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       effective['end_date'] = shown(filter.endsAtOrBefore);
     }
 
-    const total = await this.keptTotal(filter, request);
-    assertPageExists('event', query, total);
-    const offset = (query.page - 1) * query.per_page;
-    const { heads, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
-    const { translation_language: _language, page: _page, ...filters } = query;
-    return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(request, language, route, { ...filters, ...effective, page }) };
+    return { filter, effective };
   }
 
   /**

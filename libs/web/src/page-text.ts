@@ -32,7 +32,7 @@ export interface PageText {
   subscribe: string;
   protected: string;
   upcomingHere: string;
-  more: string;
+  moreEvents: string;
   allDay: string;
   notFound: string;
   notFoundText: string;
@@ -74,7 +74,7 @@ const ENGLISH: PageText = {
   subscribe: 'Subscribe in a calendar program',
   protected: 'This event is protected by a password.',
   upcomingHere: 'Upcoming events',
-  more: 'This month has more events than the grid shows: see the list.',
+  moreEvents: '%d more',
   allDay: 'all day',
   notFound: 'Page not found',
   notFoundText: 'There is no page at this address.',
@@ -118,7 +118,7 @@ const TEXTS: Record<string, Partial<PageText>> = {
     subscribe: "S'abonner dans un agenda",
     protected: 'Cet événement est protégé par un mot de passe.',
     upcomingHere: 'Événements à venir',
-    more: "Ce mois compte plus d'événements que la grille n'en montre : voir la liste.",
+    moreEvents: '%d de plus',
     allDay: 'toute la journée',
     notFound: 'Page introuvable',
     notFoundText: "Il n'y a pas de page à cette adresse.",
@@ -159,7 +159,7 @@ const TEXTS: Record<string, Partial<PageText>> = {
     subscribe: '在日历程序中订阅',
     protected: '此活动受密码保护。',
     upcomingHere: '近期活动',
-    more: '本月活动多于月历所示：请查看列表。',
+    moreEvents: '另有 %d 个',
     allDay: '全天',
     notFound: '找不到页面',
     notFoundText: '此地址没有页面。',

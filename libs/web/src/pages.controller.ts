@@ -42,7 +42,7 @@ export class PagesController {
 
   @Get('events')
   list(@Query() query: Record<string, unknown>, @Context() context: RequestContext): Promise<TextAnswer> {
-    return this.pages.list(this.anonymous(context), { page: pageNumber(query['page']), search: text(query['search']), category: text(query['category']), tag: text(query['tag']) });
+    return this.pages.list(this.anonymous(context), { page: pageNumber(query['page']), search: text(query['search']), category: text(query['category']), tag: text(query['tag']), day: text(query['day']) });
   }
 
   @Get('events/month')

@@ -24,9 +24,9 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
 
-/** Events per page of the lists, and the most events a month grid shows (ten pages of the list). */
+/** Events per page of the lists, and per day of a month grid (a busy day links to its list). */
 const PER_PAGE = 20;
-const MONTH_PAGES = 10;
+const PER_DAY = 3;
 
 /** What the layout of every page needs. */
 interface PageModel {
@@ -60,6 +60,8 @@ export interface ListQuery {
   search?: string;
   category?: string;
   tag?: string;
+  /** One day (`YYYY-MM-DD`, service time zone): the events on it, past or not (a busy day of the month grid). */
+  day?: string;
 }
 
 /**
@@ -86,12 +88,25 @@ export class PagesService {
     if (query.search) filters['search'] = query.search;
     if (query.category) filters['category'] = query.category;
     if (query.tag) filters['tag'] = query.tag;
+    const window: Partial<ListEventsQueryDto> = {};
+    let heading = query.search ? `${t.searchResults} “${query.search}”` : t.upcoming;
+    if (query.day !== undefined) {
+      const day = DateTime.fromFormat(query.day, 'yyyy-MM-dd', { zone: this.config.timezone.zone });
+      if (!day.isValid) throw this.failure(context, ApiException.invalidParams({ day: 'must be a date YYYY-MM-DD' }));
+      filters['day'] = query.day;
+      Object.assign(window, { strict_dates: true, ends_after: day.toFormat('yyyy-MM-dd HH:mm:ss'), starts_before: day.plus({ days: 1 }).toFormat('yyyy-MM-dd HH:mm:ss') });
+      heading = day.setLocale(context.language).toLocaleString(DateTime.DATE_HUGE);
+    }
     const result = await this.guard(context, () =>
-      this.eventList(context, { page: query.page, search: query.search, categories: query.category ? [query.category] : undefined, tags: query.tag ? [query.tag] : undefined }),
+      this.eventList(context, { page: query.page, search: query.search, categories: query.category ? [query.category] : undefined, tags: query.tag ? [query.tag] : undefined, ...window }),
     );
     const [categories, tags] = await Promise.all([this.termOptions(context, 'category', query.category), this.termOptions(context, 'tag', query.tag)]);
-    const heading = query.search ? `${t.searchResults} “${query.search}”` : t.upcoming;
-    const feedQuery = { ...(query.search ? { search: query.search } : {}), ...(query.category ? { categories: query.category } : {}), ...(query.tag ? { tags: query.tag } : {}) };
+    const feedQuery: Record<string, string> = {
+      ...(query.search ? { search: query.search } : {}),
+      ...(query.category ? { categories: query.category } : {}),
+      ...(query.tag ? { tags: query.tag } : {}),
+      ...Object.fromEntries(Object.entries(window).map(([key, value]) => [key, String(value)])),
+    };
     return this.page(context, 'list', {
       page: this.layout(context, { title: heading, section: 'list', path: 'events', query: { ...filters, ...(query.page > 1 ? { page: String(query.page) } : {}) }, feed: feedQuery }),
       heading,
@@ -101,7 +116,10 @@ export class PagesService {
     });
   }
 
-  /** A month as a grid of weeks (`/events/month/` and `/events/month/YYYY-MM/`), in the service's time zone. */
+  /**
+   * A month as a grid of weeks (`/events/month/` and `/events/month/YYYY-MM/`), days in the service's time zone: the
+   * first events of each day, and a link to the rest of a busy day.
+   */
   async month(context: RequestContext, month: string | undefined): Promise<TextAnswer> {
     const t = pageText(context.language);
     const zone = this.config.timezone.zone;
@@ -109,43 +127,37 @@ export class PagesService {
     if (!first.isValid || first.year < 1900 || first.year > 2200) throw this.notFound(context);
     const next = first.plus({ months: 1 });
     const locale = context.language;
-    // Every event that overlaps the month: it ends after the month begins and starts before it ends.
-    const events: EventResponse[] = [];
-    let truncated = false;
-    for (let page = 1; page <= MONTH_PAGES; page += 1) {
-      const result = await this.events.listEvents(
-        this.eventQuery({ page, per_page: 100, strict_dates: true, ends_after: first.toFormat('yyyy-MM-dd HH:mm:ss'), starts_before: next.toFormat('yyyy-MM-dd HH:mm:ss') }),
-        context,
-      );
-      events.push(...result.items.map((item) => item.toJSON()));
-      if (page >= result.totalPages) break;
-      truncated = page === MONTH_PAGES;
-    }
     const start = first.minus({ days: first.weekday - 1 });
+    const end = next.weekday === 1 ? next : next.plus({ days: 8 - next.weekday });
+    const days: DateTime[] = [];
+    for (let day = start; day < end; day = day.plus({ days: 1 })) days.push(day);
+    // Every event that overlaps the grid: it ends after the grid begins and starts before it ends.
+    const wall = (value: DateTime) => value.toFormat('yyyy-MM-dd HH:mm:ss');
+    const placed = await this.events.eventDays(
+      this.eventQuery({ strict_dates: true, ends_after: wall(start), starts_before: wall(end) }),
+      context,
+      days.map((day) => day.toISODate() as string),
+      PER_DAY,
+    );
     const today = DateTime.now().setZone(zone).toISODate();
     const weeks: object[][] = [];
-    for (let day = start; day < next || day.weekday !== 1; day = day.plus({ days: 1 })) {
+    for (const day of days) {
       if (day.weekday === 1) weeks.push([]);
-      const dayEnd = day.plus({ days: 1 });
-      const on = events.filter((event) => {
-        const [from, to] = [DateTime.fromSQL(event.utc_start_date, { zone: 'utc' }), DateTime.fromSQL(event.utc_end_date, { zone: 'utc' })];
-        return from < dayEnd && to >= day;
-      });
+      const iso = day.toISODate() as string;
+      const { events, more } = placed.get(iso) ?? { events: [], more: 0 };
       weeks[weeks.length - 1].push({
-        iso: day.toISODate(),
+        iso,
         label: day.setLocale(locale).toLocaleString({ day: 'numeric' }),
         weekday: day.setLocale(locale).toLocaleString({ weekday: 'long', month: 'long', day: 'numeric' }),
         inMonth: day.month === first.month,
-        today: day.toISODate() === today,
-        events: on.map((event) => ({ url: event.url, title: event.title, time: eventTime(event, locale) })),
+        today: iso === today,
+        events: events.map((event) => ({ url: event.url, title: event.title, time: eventTime(event, locale) })),
+        more: more > 0 ? { count: more, href: this.address(context, context.language, 'events', { day: iso }) } : null,
       });
     }
     const title = first.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' });
     const monthLink = (value: DateTime) => ({ href: this.links.site(context.request, context.language, `events/month/${value.toFormat('yyyy-MM')}`), label: value.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' }) });
-    const weekdays = [0, 1, 2, 3, 4, 5, 6].map((offset) => {
-      const day = start.plus({ days: offset }).setLocale(locale);
-      return { short: day.toLocaleString({ weekday: 'short' }), long: day.toLocaleString({ weekday: 'long' }) };
-    });
+    const weekdays = days.slice(0, 7).map((day) => ({ short: day.setLocale(locale).toLocaleString({ weekday: 'short' }), long: day.setLocale(locale).toLocaleString({ weekday: 'long' }) }));
     return this.page(context, 'month', {
       page: this.layout(context, {
         title,
@@ -158,7 +170,6 @@ export class PagesService {
       next: monthLink(next),
       weekdays,
       weeks,
-      truncated,
       t,
     });
   }
