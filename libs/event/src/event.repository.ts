@@ -29,6 +29,8 @@ export interface EventListFilter {
   organizers?: number[];
   featured?: boolean;
   postParent?: number;
+  /** A lower bound on the start implied by the other bounds (see `startBound`): it only narrows the index range read. */
+  startsAtOrAfterBound?: Date;
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
 }
@@ -120,6 +122,8 @@ export class EventRepository {
     // An event that ends by B also starts by B (the end is never before the start): stating it bounds the range
     // the start-ordered listing index is read over, instead of reading it to its end.
     if (filter.endsAtOrBefore) qb.andWhere('e.start_utc <= :startsByEnd', { startsByEnd: sqlDateTime(filter.endsAtOrBefore) });
+    // Likewise an event that ends after A started no longer before A than the longest event lasts.
+    if (filter.startsAtOrAfterBound) qb.andWhere('e.start_utc >= :startBound', { startBound: sqlDateTime(filter.startsAtOrAfterBound) });
     if (filter.search) {
       const conditions = searchConditions(filter.search, { kind: 'event', id: 'e.id', translationTable: 'event_translations', ownerColumn: 'event_id', language: filter.language, probe: walk });
       for (const condition of conditions) qb.andWhere(condition.sql, condition.params);
@@ -197,6 +201,17 @@ export class EventRepository {
       .getQueryAndParameters();
     // The page is selected from the listing index alone; its rows' heads and links are read for those rows only.
     return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.start_utc, p.id`, params);
+  }
+
+  /** At least as long as the longest event lasts, in seconds (it only grows: an upper bound stays true). */
+  async longestSpanSeconds(): Promise<number> {
+    const [row] = await this.dataSource.query('SELECT max_seconds FROM event_span WHERE id = 1');
+    return Number(row?.max_seconds ?? 0);
+  }
+
+  /** Records, in a write's transaction, that an event lasts `seconds`. */
+  async widenSpan(manager: EntityManager, seconds: number): Promise<void> {
+    await manager.query('UPDATE event_span SET max_seconds = ? WHERE id = 1 AND max_seconds < ?', [seconds, seconds]);
   }
 
   /** The ids and times of the events matching a filter, by start (at most `limit`): what a month grid places. */

@@ -241,11 +241,13 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     const zone = this.deps.config.timezone.zone;
     const wanted = new Set(days);
     const byDay = new Map(days.map((day) => [day, [] as number[]]));
+    const firstDay = DateTime.fromISO(days[0], { zone });
     for (const { id, start, end } of await this.events.spans(filter, MONTH_SPANS)) {
-      // Each day from the one it starts on to the one it ends on.
-      let day = DateTime.fromJSDate(start, { zone }).startOf('day');
+      // Each day of the grid from the one it starts on (or the grid's first) to the one it ends on.
+      const startDay = DateTime.fromJSDate(start, { zone }).startOf('day');
+      let day = startDay < firstDay ? firstDay : startDay;
       const last = DateTime.fromJSDate(end, { zone });
-      for (let step = 0; day <= last && step < 42; step += 1, day = day.plus({ days: 1 })) {
+      for (let step = 0; day <= last && step < days.length; step += 1, day = day.plus({ days: 1 })) {
         const key = day.toISODate() as string;
         if (wanted.has(key)) byDay.get(key)?.push(id);
       }
@@ -317,6 +319,9 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       const shown = (date: Date | undefined) => (date ? DateTime.fromJSDate(date).setZone(zone).toFormat(WP_DATE_TIME_FORMAT) : undefined);
       effective['start_date'] = shown(filter.startsAtOrAfter);
       effective['end_date'] = shown(filter.endsAtOrBefore);
+      // Events that end after A (overlap windows) started at most the longest event's length before A.
+      const endsFrom = filter.endsAfter;
+      if (endsFrom && !filter.startsAtOrAfter && !filter.startsAfter) filter.startsAtOrAfterBound = new Date(endsFrom.getTime() - (await this.events.longestSpanSeconds()) * 1000);
     }
 
     return { filter, effective };
@@ -549,6 +554,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       after = [...categories, ...tags];
       await this.events.setLinks(manager, 'term', event.id, after);
     }
+    await this.events.widenSpan(manager, Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
     const seriesTerms = await this.writeSeries(manager, event, input, context, isCreate, previous);
     await this.recount(manager, [...before, ...after, ...seriesTerms]);
   }

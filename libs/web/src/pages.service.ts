@@ -151,7 +151,12 @@ export class PagesService {
         weekday: day.setLocale(locale).toLocaleString({ weekday: 'long', month: 'long', day: 'numeric' }),
         inMonth: day.month === first.month,
         today: iso === today,
-        events: events.map((event) => ({ url: event.url, title: event.title, time: eventTime(event, locale) })),
+        // The time on the day an event starts; the days it goes on show its title alone.
+        events: events.map((event) => ({
+          url: event.url,
+          title: event.title,
+          time: DateTime.fromSQL(event.utc_start_date, { zone: 'utc' }).setZone(zone).toISODate() === iso ? eventTime(event, locale) : null,
+        })),
         more: more > 0 ? { count: more, href: this.address(context, context.language, 'events', { day: iso }) } : null,
       });
     }

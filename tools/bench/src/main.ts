@@ -58,16 +58,21 @@ function editorToken(databaseUrl: string, run: string): string {
 /** What the scenarios ask for: published events that need no password, a venue, the categories. */
 async function benchData(base: string, token: string): Promise<BenchData> {
   const eventIds: number[] = [];
+  const eventSlugs: string[] = [];
   for (let page = 1; page <= 20; page += 1) {
     const list = await json(base, `${NAMESPACE}/events?per_page=100&page=${page}&start_date=2000-01-01&end_date=2100-01-01`);
     // A protected event is listed with its description blanked; every seeded one has a description.
-    for (const event of list.events) if (event.description !== '') eventIds.push(event.id);
+    for (const event of list.events) {
+      if (event.description === '') continue;
+      eventIds.push(event.id);
+      eventSlugs.push(event.slug);
+    }
     if (!list.next_rest_url) break;
   }
   const venueId = (await json(base, `${NAMESPACE}/venues?per_page=1`)).venues[0]?.id;
   const categoryIds = (await json(base, `${NAMESPACE}/categories?per_page=100`)).categories.map((term: { id: number }) => term.id);
   if (eventIds.length === 0 || venueId === undefined || categoryIds.length === 0) throw new Error('the database holds no seeded calendar: run `npm run seed` first');
-  return { eventIds, venueId, categoryIds, editorToken: token };
+  return { eventIds, eventSlugs, venueId, categoryIds, editorToken: token };
 }
 
 interface Load {
@@ -213,7 +218,7 @@ async function main(argv: string[]): Promise<void> {
   const main = await measure(databaseUrl, (data) => scenarios(data, run).filter((scenario) => !scenario.sqlite && wanted(scenario)), load, run, port, !values.only || wanted({ name: 'series' } as Scenario));
   const results = [...main.results];
   let peak = main.peak;
-  const sqliteWanted = !values['no-sqlite'] && scenarios({ eventIds: [1], venueId: 1, categoryIds: [1], editorToken: '' }, run).some((scenario) => scenario.sqlite && wanted(scenario));
+  const sqliteWanted = !values['no-sqlite'] && scenarios({ eventIds: [1], eventSlugs: ['a'], venueId: 1, categoryIds: [1], editorToken: '' }, run).some((scenario) => scenario.sqlite && wanted(scenario));
   if (sqliteWanted) {
     ensureSqlite(sqliteUrl, main.total);
     const embedded = await measure(sqliteUrl, (data) => scenarios(data, run).filter((scenario) => scenario.sqlite && wanted(scenario)), load, run, port);

@@ -37,6 +37,8 @@ export interface Budget {
 /** What the seeded data offers to ask for, read from the running service before the runs. */
 export interface BenchData {
   eventIds: number[];
+  /** Slugs of published events without a password (their public pages). */
+  eventSlugs: string[];
   venueId: number;
   categoryIds: number[];
   /** An editor's token, for the scenarios with credentials and the writes. */
@@ -122,6 +124,8 @@ export function scenarios(data: BenchData, run: string): Scenario[] {
     fixed('Event list (default), French', `/fr${NAMESPACE}/events?per_page=10`, list),
     fixed('Event list, date window, French', `/fr${NAMESPACE}/events?start_date=2027-01-01&end_date=2027-03-31`, list),
     fixed('Calendar feed, 100 events', `${NAMESPACE}/events/ics?per_page=100`, { requestsPerSecond: 1000 }),
+    fixed('Month page', `/events/month/${new Date().getUTCFullYear() + 1}-03/`, { requestsPerSecond: 1500 }),
+    fixed('Event page', `/event/${data.eventSlugs[0]}/`, { requestsPerSecond: 1500 }),
     {
       name: 'Varied lists, anonymous',
       section: '10.1',
@@ -149,6 +153,23 @@ export function scenarios(data: BenchData, run: string): Scenario[] {
       shown: 'the varied lists as feeds of 100 events: pages 1–20 (the list scenario\'s offsets), month windows, a category, a search word, a geo radius; every URL new',
       budget: { requestsPerSecond: 150 },
       next: (n) => get(variedFeed(n, data, `${run}f`)),
+    },
+    {
+      name: 'Month pages, never cached',
+      section: '10.1',
+      shown: '`/events/month/YYYY-MM/` over three years of months, every URL new',
+      budget: { requestsPerSecond: 200 },
+      next: (n) => {
+        const year = new Date().getUTCFullYear() + Math.floor((n % 36) / 12);
+        return get(`/events/month/${year}-${String((n % 12) + 1).padStart(2, '0')}/?bench=${run}-${n}`);
+      },
+    },
+    {
+      name: 'Event pages, never cached',
+      section: '10.1',
+      shown: '`/event/{slug}/` over the published events, every URL new',
+      budget: { requestsPerSecond: 200 },
+      next: (n) => get(`/event/${data.eventSlugs[(n * 7919) % data.eventSlugs.length]}/?bench=${run}-${n}`),
     },
     {
       name: 'Mixed: 90 % reads, 10 % creates',

@@ -122,6 +122,10 @@ async function main(argv: string[]): Promise<void> {
     await dataSource.query(
       `UPDATE terms SET event_count = (SELECT COUNT(*) FROM event_terms et INNER JOIN events e ON e.id = et.event_id WHERE et.term_id = terms.id AND e.status = 'publish')`,
     );
+    // The longest event, which bounds the starts of events overlapping a window (migration EventSpan).
+    const span = config.database.type === 'mysql' ? 'TIMESTAMPDIFF(SECOND, start_utc, end_utc)' : 'CAST(ROUND((julianday(end_utc) - julianday(start_utc)) * 86400) AS INTEGER)';
+    const [longest] = await dataSource.query(`SELECT COALESCE(MAX(${span}), 0) AS seconds FROM events`);
+    await dataSource.query('UPDATE event_span SET max_seconds = ? WHERE id = 1 AND max_seconds < ?', [Number(longest.seconds), Number(longest.seconds)]);
     // Every data version moves on, as after any write: a service running on this database answers anew.
     await dataSource.query('UPDATE data_version SET version = version + 1');
     const seconds = Math.round((Date.now() - started) / 100) / 10;
