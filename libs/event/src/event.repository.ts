@@ -216,9 +216,24 @@ export class EventRepository {
 
   /** The ids and times of the events matching a filter, by start (at most `limit`): what a month grid places. */
   async spans(filter: EventListFilter, limit: number): Promise<{ id: number; start: Date; end: Date }[]> {
-    const rows = await this.filtered(filter).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').addSelect('e.end_utc', 'end_utc').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').limit(limit).getRawMany();
+    // Read from the listing index alone (it holds the start and the end).
+    const rows = await this.filtered(filter)
+      .select('e.id', 'id')
+      .addSelect('e.start_utc', 'start_utc')
+      .addSelect('e.end_utc', 'end_utc')
+      .orderBy('e.start_utc', 'ASC')
+      .addOrderBy('e.id', 'ASC')
+      .limit(limit)
+      .getRawMany();
     const instant = (value: unknown) => (value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`));
     return rows.map((row) => ({ id: Number(row.id), start: instant(row.start_utc), end: instant(row.end_utc) }));
+  }
+
+  /** The revisions of events by id (those that exist). */
+  async revisions(ids: number[]): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: number; revision: number }[] = await this.dataSource.query(`SELECT id, revision FROM events WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    return new Map(rows.map((row) => [Number(row.id), Number(row.revision)]));
   }
 
   /** The heads and links of events by id, in the order of `ids` (those that exist). */

@@ -37,6 +37,9 @@ const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
 /** ... and, in single answers, its JSON-LD, which embeds its place and organizers. */
 type Open = (typeof EMBEDDED)[number] | 'json_ld';
 
+/** What a month grid shows of an event (SPEC §14): the members of its list answer it needs. */
+export type GridEvent = Pick<EventResponse, 'id' | 'title' | 'url' | 'utc_start_date' | 'utc_end_date' | 'all_day' | 'timezone' | 'timezone_abbr'>;
+
 /** The venues, organizers and terms an event links to, as the caller may see them. */
 type Linked = (eventId: number) => { venues: VenueResponse[]; organizers: OrganizerResponse[]; categories: TermResponse[]; tags: TermResponse[] };
 
@@ -68,6 +71,8 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   private readonly rendered: RevisionCache<KeptRendering>;
   /** The own lines of events as VEVENTs (feeds), per language, origin and lock, kept under each event's revision. */
   private readonly vevents: RevisionCache<KeptVevent>;
+  /** What month grids show of events, per language and origin, kept under each event's revision. */
+  private readonly gridEvents: RevisionCache<GridEvent>;
 
   constructor(
     deps: RecordServiceDeps,
@@ -84,6 +89,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     this.repository = new RecordRepository(deps.dataSource, EVENT_KIND, []);
     this.rendered = new RevisionCache(deps.config.renderCacheBytes);
     this.vevents = new RevisionCache(deps.config.renderCacheBytes);
+    this.gridEvents = new RevisionCache(deps.config.renderCacheBytes / 4);
   }
 
   /** Venues, organizers and terms learn about events through their ports. */
@@ -236,26 +242,44 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    * service time zone) they cover from `from` to `to`; the first `perDay` of each day rendered as the list renders
    * them, and how many more each day has. Only the chosen events are read whole.
    */
-  async eventDays(query: ListEventsQueryDto, context: RequestContext, days: string[], perDay: number): Promise<Map<string, { events: EventResponse[]; more: number }>> {
+  async eventDays(query: ListEventsQueryDto, context: RequestContext, days: string[], perDay: number): Promise<Map<string, { events: GridEvent[]; more: number }>> {
     const { filter } = await this.listFilter(query, context);
     const zone = this.deps.config.timezone.zone;
-    const wanted = new Set(days);
     const byDay = new Map(days.map((day) => [day, [] as number[]]));
-    const firstDay = DateTime.fromISO(days[0], { zone });
+    // The instants at which the days begin (and the last one ends), in the service time zone: placing an event is
+    // then a comparison of numbers, whatever the number of events.
+    const bounds = [...days, null].map((day, index) => (day ? DateTime.fromISO(day, { zone }) : DateTime.fromISO(days[index - 1], { zone }).plus({ days: 1 })).toMillis());
+    const lists = days.map((day) => byDay.get(day) as number[]);
     for (const { id, start, end } of await this.events.spans(filter, MONTH_SPANS)) {
-      // Each day of the grid from the one it starts on (or the grid's first) to the one it ends on.
-      const startDay = DateTime.fromJSDate(start, { zone }).startOf('day');
-      let day = startDay < firstDay ? firstDay : startDay;
-      const last = DateTime.fromJSDate(end, { zone });
-      for (let step = 0; day <= last && step < days.length; step += 1, day = day.plus({ days: 1 })) {
-        const key = day.toISODate() as string;
-        if (wanted.has(key)) byDay.get(key)?.push(id);
+      // Each day of the grid from the one it starts on to the one it ends on (an end at midnight is in the day before).
+      const [from, to] = [start.getTime(), end.getTime()];
+      for (let index = 0; index < days.length; index += 1) {
+        if (bounds[index + 1] <= from) continue;
+        if (bounds[index] > to || (bounds[index] === to && to > from)) break;
+        lists[index].push(id);
       }
     }
     const shown = [...new Set([...byDay.values()].flatMap((ids) => ids.slice(0, perDay)))];
-    const { heads, links } = await this.events.headsOf(shown);
-    const rendered = await this.renderEvents(heads, context, { single: false, unlocked: new Set(), linked: await this.linkedOf(links, context), load: (ids) => this.events.load(ids) });
-    const events = new Map(rendered.map(({ event, text }) => [event.id, text.toJSON()]));
+    // What a grid shows of an event is kept under its revision; the others are rendered as the list renders them.
+    const origin = requestOrigin(context.request);
+    const keyOf = (event: Pick<EventHead, 'id'>) => `${event.id}|${context.language}|${origin}`;
+    const events = new Map<number, GridEvent>();
+    const revisions = await this.events.revisions(shown);
+    const unknown = shown.filter((id) => {
+      const found = this.gridEvents.get(keyOf({ id }), revisions.get(id) ?? 0);
+      if (found) events.set(id, found);
+      return !found;
+    });
+    if (unknown.length > 0) {
+      const { heads: missing, links } = await this.events.headsOf(unknown);
+      const rendered = await this.renderEvents(missing, context, { single: false, unlocked: new Set(), linked: await this.linkedOf(links, context), load: (ids) => this.events.load(ids), keep: false });
+      for (const { event, text } of rendered) {
+        const { id, title, url, utc_start_date, utc_end_date, all_day, timezone, timezone_abbr } = text.toJSON();
+        const item: GridEvent = { id, title, url, utc_start_date, utc_end_date, all_day, timezone, timezone_abbr };
+        this.gridEvents.set(keyOf(event), event.revision, item, 2 * (title.length + url.length) + 200);
+        events.set(event.id, item);
+      }
+    }
     return new Map(
       [...byDay].map(([day, ids]) => [day, { events: ids.slice(0, perDay).flatMap((id) => events.get(id) ?? []), more: Math.max(0, ids.length - perDay) }]),
     );
@@ -321,7 +345,10 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       effective['end_date'] = shown(filter.endsAtOrBefore);
       // Events that end after A (overlap windows) started at most the longest event's length before A.
       const endsFrom = filter.endsAfter;
-      if (endsFrom && !filter.startsAtOrAfter && !filter.startsAfter) filter.startsAtOrAfterBound = new Date(endsFrom.getTime() - (await this.events.longestSpanSeconds()) * 1000);
+      if (endsFrom && !filter.startsAtOrAfter && !filter.startsAfter) {
+        const longest = await this.deps.counts.count('longest event', () => this.events.longestSpanSeconds(), request);
+        filter.startsAtOrAfterBound = new Date(endsFrom.getTime() - longest * 1000);
+      }
     }
 
     return { filter, effective };

@@ -4,7 +4,7 @@ import { VenueResponse } from '@calendar/venue';
 import { DateTime } from 'luxon';
 
 /** An instant of the API (`utc_*`: `YYYY-MM-DD HH:MM:SS` in UTC) in the event's zone and the page's language. */
-function local(utc: string, event: EventResponse, locale: string): DateTime {
+function local(utc: string, event: Pick<EventResponse, 'timezone'>, locale: string): DateTime {
   return DateTime.fromSQL(utc, { zone: 'utc' }).setZone(eventZone(event.timezone).zone).setLocale(locale);
 }
 
@@ -27,7 +27,7 @@ export function eventStartIso(event: EventResponse): string {
 }
 
 /** The time of day an event starts, in its zone (month grid), or null for all-day events. */
-export function eventTime(event: EventResponse, locale: string): string | null {
+export function eventTime(event: Pick<EventResponse, 'all_day' | 'utc_start_date' | 'timezone'>, locale: string): string | null {
   return event.all_day ? null : local(event.utc_start_date, event, locale).toLocaleString(DateTime.TIME_SIMPLE);
 }
 

@@ -173,8 +173,19 @@ export function pageText(language: string): PageText {
   return { ...ENGLISH, ...(TEXTS[language] ?? {}) };
 }
 
+const languageNames = new Map<string, string>();
+
 /** The name of each language in that language, for the language switcher. */
 export function languageName(language: string): string {
+  let name = languageNames.get(language);
+  if (name === undefined) {
+    name = nameOf(language);
+    if (languageNames.size < 100) languageNames.set(language, name);
+  }
+  return name;
+}
+
+function nameOf(language: string): string {
   try {
     const name = new Intl.DisplayNames([language], { type: 'language' }).of(language);
     return name ? name.charAt(0).toLocaleUpperCase(language) + name.slice(1) : language;

@@ -64,6 +64,19 @@ export interface ListQuery {
   day?: string;
 }
 
+/** Date formats, made once per language and options (making one costs more than using it). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Intl.DateTimeFormat(locale, options);
+    if (formatters.size < 500) formatters.set(key, made);
+  }
+  return made;
+}
+
 /**
  * The public pages of SPEC §14, rendered on the server from the domain services (never through the HTTP API), as
  * an anonymous visitor sees them, in the language of their address.
@@ -140,22 +153,35 @@ export class PagesService {
       PER_DAY,
     );
     const today = DateTime.now().setZone(zone).toISODate();
+    // Intl knows IANA zones; a fixed offset (`UTC+5`) is formatted through luxon.
+    const label = (options: Intl.DateTimeFormatOptions) => {
+      if (this.config.timezone.fixed) return (day: DateTime) => day.setLocale(locale).toLocaleString(options);
+      const format = formatter(locale, { ...options, timeZone: this.config.timezone.name });
+      return (day: DateTime) => format.format(day.toJSDate());
+    };
+    const dayNumber = label({ day: 'numeric' });
+    const dayName = label({ weekday: 'long', month: 'long', day: 'numeric' });
     const weeks: object[][] = [];
     for (const day of days) {
       if (day.weekday === 1) weeks.push([]);
       const iso = day.toISODate() as string;
+      const [dayStart, dayEnd] = [day.toMillis(), day.plus({ days: 1 }).toMillis()];
+      const startsOn = (event: { utc_start_date: string }) => {
+        const start = Date.parse(`${event.utc_start_date.replace(' ', 'T')}Z`);
+        return start >= dayStart && start < dayEnd;
+      };
       const { events, more } = placed.get(iso) ?? { events: [], more: 0 };
       weeks[weeks.length - 1].push({
         iso,
-        label: day.setLocale(locale).toLocaleString({ day: 'numeric' }),
-        weekday: day.setLocale(locale).toLocaleString({ weekday: 'long', month: 'long', day: 'numeric' }),
+        label: dayNumber(day),
+        weekday: dayName(day),
         inMonth: day.month === first.month,
         today: iso === today,
         // The time on the day an event starts; the days it goes on show its title alone.
         events: events.map((event) => ({
           url: event.url,
           title: event.title,
-          time: DateTime.fromSQL(event.utc_start_date, { zone: 'utc' }).setZone(zone).toISODate() === iso ? eventTime(event, locale) : null,
+          time: startsOn(event) ? eventTime(event, locale) : null,
         })),
         more: more > 0 ? { count: more, href: this.address(context, context.language, 'events', { day: iso }) } : null,
       });
