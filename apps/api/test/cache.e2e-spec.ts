@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { queryCounter } from '@calendar/shared/database';
-import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
-import { ENGINE, startTestApp, TestApp } from './support/test-app';
+import { startTestApp, startTwoInstances, TestApp } from './support/test-app';
 
 const NS = '/wp-json/calendar/events/v1';
 
@@ -99,22 +95,14 @@ describe('cached anonymous reads stay correct (SPEC §10, §11.16)', () => {
 });
 
 describe('several instances on one database', () => {
-  let database: TestDatabase;
-  let directory: string;
+  let instances: Awaited<ReturnType<typeof startTwoInstances>>;
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'calendar-instances-'));
-    database = ENGINE === 'sqlite' ? { url: `sqlite:${join(directory, 'shared.sqlite')}`, drop: async () => undefined } : await createTestDatabase('mysql');
-    a = await startTestApp({}, { database });
-    b = await startTestApp({}, { database });
+    instances = await startTwoInstances();
+    ({ a, b } = instances);
   });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await database.drop();
-    rmSync(directory, { recursive: true, force: true });
-  });
+  afterAll(() => instances.close());
 
   it('shows a write through one instance on the next read through the other', async () => {
     const editor = await a.user('editor', 'shared-editor');

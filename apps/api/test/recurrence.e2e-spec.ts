@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Clock, SeriesHorizon } from '@calendar/event';
-import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import ICAL from 'ical.js';
-import { ENGINE, startTestApp, TestApp } from './support/test-app';
+import { startTestApp, startTwoInstances, TestApp } from './support/test-app';
 
 /*
  * Recurring events (SPEC §13): a series is its head and an event per further occurrence within the horizon, each
@@ -249,22 +245,14 @@ describe('recurring events (SPEC §13)', () => {
 });
 
 describe('the horizon of endless series (SPEC §13)', () => {
-  let database: TestDatabase;
-  let directory: string;
+  let instances: Awaited<ReturnType<typeof startTwoInstances>>;
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'calendar-horizon-'));
-    database = ENGINE === 'sqlite' ? { url: `sqlite:${join(directory, 'shared.sqlite')}`, drop: async () => undefined } : await createTestDatabase('mysql');
-    a = await startTestApp({}, { database });
-    b = await startTestApp({}, { database });
+    instances = await startTwoInstances();
+    ({ a, b } = instances);
   });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await database.drop();
-    rmSync(directory, { recursive: true, force: true });
-  });
+  afterAll(() => instances.close());
 
   const setClock = (at: string) => {
     for (const app of [a, b]) app.get(Clock).now = () => new Date(at);

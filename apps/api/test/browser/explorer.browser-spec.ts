@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuiltService, startBuiltService, WORKSPACE_ROOT } from '@calendar/shared/testing';
-import { Browser, chromium, ConsoleMessage, Page } from 'playwright-core';
+import { Browser, chromium, Page } from 'playwright-core';
+import { watchProblems } from './problems';
 
 declare const CHROMIUM_PATH: string;
 
@@ -29,14 +30,7 @@ describe('the API explorer in Chromium', () => {
     expect(created.status).toBe(201);
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('console', (message: ConsoleMessage) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error: Error) => problems.push(`page error: ${error.message}`));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
-    });
+    watchProblems(page, problems);
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
 

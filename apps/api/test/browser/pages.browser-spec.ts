@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { BuiltService, startBuiltService, WORKSPACE_ROOT, writeShowcase } from '@calendar/shared/testing';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { watchProblems } from './problems';
 
 declare const CHROMIUM_PATH: string;
 
@@ -34,14 +35,7 @@ describe('the public pages in Chromium', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error: Error) => problems.push(`page error: ${error.message}`));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
-    });
+    watchProblems(page, problems);
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 90_000);
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TokenService, UserService } from '@calendar/shared/auth';
 import { AppConfig, loadConfig } from '@calendar/shared/config';
@@ -160,6 +163,24 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
       await prism?.close();
       await app.close();
       if (!options.database) await database.drop();
+    },
+  };
+}
+
+/** Two instances of the application on one database of their own: a shared SQLite file, or a new MySQL database. */
+export async function startTwoInstances(): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+  const directory = mkdtempSync(join(tmpdir(), 'calendar-instances-'));
+  const database: TestDatabase = ENGINE === 'sqlite' ? { url: `sqlite:${join(directory, 'shared.sqlite')}`, drop: async () => undefined } : await createTestDatabase('mysql');
+  const a = await startTestApp({}, { database });
+  const b = await startTestApp({}, { database });
+  return {
+    a,
+    b,
+    close: async () => {
+      await a.close();
+      await b.close();
+      await database.drop();
+      rmSync(directory, { recursive: true, force: true });
     },
   };
 }
