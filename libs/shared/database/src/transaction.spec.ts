@@ -33,6 +33,29 @@ describe('TransactionRunner and the data versions', () => {
     expect(await versions.current()).toBe(2);
   });
 
+  it('runs a write again whole when the database gave it up for a concurrent one, up to its bound', async () => {
+    const runner = new TransactionRunner(dataSource, 4);
+    const versions = new DatabaseDataVersion(dataSource);
+    const before = await versions.current();
+    const conflicts = [{ errno: 1213, code: 'ER_LOCK_DEADLOCK' }, { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' }, { errno: 1047, code: 'ER_UNKNOWN_COM_ERROR' }];
+    let attempts = 0;
+    const result = await runner.run(async () => {
+      const conflict = conflicts[attempts++];
+      if (conflict) throw Object.assign(new Error(conflict.code), { driverError: conflict });
+      return 'written';
+    });
+    // Three attempts gave way, the fourth was written, once.
+    expect([result, attempts, await versions.current()]).toEqual(['written', 4, before + 1]);
+    let tries = 0;
+    await expect(
+      runner.run(async () => {
+        tries += 1;
+        throw Object.assign(new Error('ER_LOCK_DEADLOCK'), { driverError: { errno: 1213 } });
+      }),
+    ).rejects.toThrow('ER_LOCK_DEADLOCK');
+    expect([tries, await versions.current()]).toEqual([4, before + 1]);
+  });
+
   it('logs each write under its version: the events it only added, or event 0; and forgets old versions', async () => {
     const runner = new TransactionRunner(dataSource);
     const versions = new DatabaseDataVersion(dataSource);

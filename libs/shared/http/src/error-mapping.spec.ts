@@ -24,6 +24,18 @@ describe('toApiException', () => {
     expect(unavailable.headers).toEqual({ 'Retry-After': '5' });
   });
 
+  it('answers 503 with Retry-After, never 500, for conflicts that outlasted the retries and for a node not ready', () => {
+    for (const driverError of [{ errno: 1213, code: 'ER_LOCK_DEADLOCK' }, { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' }]) {
+      const conflict = toApiException({ driverError }) as ApiException;
+      expect([conflict.toBody(), conflict.headers]).toEqual([
+        { code: 'write-conflict', message: 'The write met concurrent writes and was not made; try again.', data: { status: 503 } },
+        { 'Retry-After': '1' },
+      ]);
+    }
+    const notReady = toApiException({ driverError: { errno: 1047, code: 'ER_UNKNOWN_COM_ERROR' } }) as ApiException;
+    expect([notReady.toBody().code, notReady.headers]).toEqual(['service-unavailable', { 'Retry-After': '5' }]);
+  });
+
   it('maps framework errors and hides everything else behind a generic 500', () => {
     expect(body(new PayloadTooLargeException())).toMatchObject({ code: 'rest_request_too_large', data: { status: 413 } });
     expect(body({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' })).toMatchObject({ code: 'rest_unsupported_media_type', data: { status: 415 } });

@@ -9,6 +9,8 @@ const CONNECTION_ERRORS = new Set([
   'ENOTFOUND',
   'PROTOCOL_CONNECTION_LOST',
   'ER_CON_COUNT_ERROR',
+  // 1047: a Galera node that is not (yet) part of the cluster's primary component takes no queries.
+  'ER_UNKNOWN_COM_ERROR',
   'SQLITE_BUSY',
   'SQLITE_CANTOPEN',
 ]);
@@ -30,11 +32,17 @@ export function isUniqueViolation(error: unknown): boolean {
   return cause.errno === 1062 || cause.code === 'ER_DUP_ENTRY' || cause.code === 'SQLITE_CONSTRAINT_UNIQUE' || cause.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** A transaction that lost to a concurrent one (a lock cycle, or a busy SQLite file); run again whole, it succeeds. */
+/**
+ * A transaction the database gave up on for another's sake, which succeeds when run again whole: a lock cycle or a
+ * Galera certification conflict (1213), a lock wait that timed out (1205), a Galera node not ready for use (1047),
+ * or a SQLite file another connection (another instance) holds the write lock of.
+ */
 export function isDeadlock(error: unknown): boolean {
   const cause = driverError(error as ErrorLike);
-  // SQLite: another connection to the file (another instance) holds the write lock the transaction needs.
-  return cause.errno === 1213 || cause.code === 'ER_LOCK_DEADLOCK' || cause.code === 'SQLITE_BUSY';
+  return (
+    [1213, 1205, 1047].includes(Number(cause.errno)) ||
+    ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'ER_UNKNOWN_COM_ERROR', 'SQLITE_BUSY'].includes(String(cause.code))
+  );
 }
 
 export function isForeignKeyViolation(error: unknown): boolean {
@@ -80,6 +88,8 @@ export function toApiException(error: unknown): ApiException | 'not-found' {
   }
   if (error instanceof SyntaxError && err.statusCode === 400) return invalidJson();
   if (isConnectionError(error)) return ApiException.serviceUnavailable();
+  // Still conflicting after the write's own retries (TransactionRunner): the client may try again.
+  if (isDeadlock(error)) return new ApiException(503, 'write-conflict', 'The write met concurrent writes and was not made; try again.', {}, { 'Retry-After': '1' });
   if (isForeignKeyViolation(error)) {
     return new ApiException(400, 'rest_invalid_param', 'A referenced record does not exist.', { params: {} });
   }
