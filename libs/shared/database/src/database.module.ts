@@ -1,17 +1,18 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from './data-source-options';
 import { CountMemo, DataVersionSource, FragmentCache } from '@calendar/shared/http';
 import { DatabaseDataVersion } from './data-version';
 import { HealthController } from './health.controller';
+import { migrate } from './migrate';
 import { TransactionRunner } from './transaction';
 
 @Global()
 @Module({})
 export class DatabaseModule {
-  /** The data source of the service; pending migrations are applied at start-up (SPEC §9). */
+  /** The data source of the service; pending migrations are applied at start-up (SPEC §9), under a lock. */
   static forRoot(): DynamicModule {
     return {
       module: DatabaseModule,
@@ -21,11 +22,20 @@ export class DatabaseModule {
           useFactory: (config: AppConfig) => ({
             ...buildDataSourceOptions(config.database),
             autoLoadEntities: true,
-            migrationsRun: true,
-            migrationsTransactionMode: 'each',
             retryAttempts: 3,
             retryDelay: 1000,
           }),
+          // Migrations under a lock, so that any number of instances may start at once (SPEC §15).
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+            try {
+              await migrate(dataSource);
+            } catch (error) {
+              await dataSource.destroy();
+              throw error;
+            }
+            return dataSource;
+          },
         }),
       ],
       controllers: [HealthController],

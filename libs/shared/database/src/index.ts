@@ -5,3 +5,4 @@ export { MIGRATIONS } from './migrations';
 export * from './query-counter';
 export * from './data-version';
 export * from './translated-loader';
+export * from './migrate';
