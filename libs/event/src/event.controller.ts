@@ -1,3 +1,4 @@
+import { Idempotent } from '@calendar/shared/database';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
@@ -24,8 +25,9 @@ export class EventController {
   }
 
   @Post()
-  @ApiAnswers(EventResponse, { status: 201, write: true, errors: [403, 409, 413, 415], description: 'The created event' })
+  @ApiAnswers(EventResponse, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: 'The created event' })
   @RequiresLogin()
+  @Idempotent()
   @HttpCode(201)
   async create(@Body() body: CreateEventDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<EventResponse> {
     const event = await this.events.create(body, context);

@@ -1,3 +1,4 @@
+import { Idempotent } from '@calendar/shared/database';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, Patch, Post, Put, Query, Res, Type } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
@@ -50,8 +51,9 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
     }
 
     @Post()
-    @ApiAnswers(routes.model, { status: 201, write: true, errors: [403, 409, 413, 415], description: `The created ${routes.label.toLowerCase()}` })
+    @ApiAnswers(routes.model, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: `The created ${routes.label.toLowerCase()}` })
     @RequiresLogin()
+    @Idempotent()
     @HttpCode(201)
     async create(@Body() body: CreateBody, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
       const record = await this.records.create(body, context);

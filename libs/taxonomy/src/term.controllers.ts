@@ -1,3 +1,4 @@
+import { Idempotent } from '@calendar/shared/database';
 import { Controller, Delete, Get, Param, ParseIntPipe, Patch, Post, Put, Query, Body, HttpCode, Res } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
@@ -28,8 +29,9 @@ export class CategoriesController {
   }
 
   @Post()
-  @ApiAnswers(TermResponse, { status: 201, write: true, errors: [403, 409, 413, 415], description: 'The created category' })
+  @ApiAnswers(TermResponse, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: 'The created category' })
   @RequiresLogin()
+  @Idempotent()
   @HttpCode(201)
   async create(@Body() body: CreateCategoryDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
     return created(reply, await this.terms.create('category', body, context));
@@ -88,8 +90,9 @@ export class TagsController {
   }
 
   @Post()
-  @ApiAnswers(TermResponse, { status: 201, write: true, errors: [403, 409, 413, 415], description: 'The created tag' })
+  @ApiAnswers(TermResponse, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: 'The created tag' })
   @RequiresLogin()
+  @Idempotent()
   @HttpCode(201)
   async create(@Body() body: CreateTagDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
     return created(reply, await this.terms.create('tag', body, context));

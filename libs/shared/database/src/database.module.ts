@@ -6,6 +6,7 @@ import { buildDataSourceOptions } from './data-source-options';
 import { CountMemo, DataVersionSource, FragmentCache } from '@calendar/shared/http';
 import { DatabaseDataVersion } from './data-version';
 import { HealthController } from './health.controller';
+import { IdempotencyInterceptor, IdempotencyStore } from './idempotency';
 import { migrate } from './migrate';
 import { TransactionRunner } from './transaction';
 
@@ -42,6 +43,8 @@ export class DatabaseModule {
       providers: [
         { provide: TransactionRunner, inject: [DataSource], useFactory: (dataSource: DataSource) => new TransactionRunner(dataSource) },
         { provide: DataVersionSource, useClass: DatabaseDataVersion },
+        IdempotencyStore,
+        IdempotencyInterceptor,
         { provide: CountMemo, inject: [DataVersionSource, AppConfig], useFactory: (versions: DataVersionSource, config: AppConfig) => new CountMemo(versions, config.countMemoEntries) },
         {
           provide: FragmentCache,
@@ -49,7 +52,7 @@ export class DatabaseModule {
           useFactory: (versions: DataVersionSource, config: AppConfig) => new FragmentCache(versions, config.fragmentCacheEntries),
         },
       ],
-      exports: [TransactionRunner, DataVersionSource, CountMemo, FragmentCache],
+      exports: [TransactionRunner, DataVersionSource, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor],
     };
   }
 }

@@ -6,3 +6,4 @@ export * from './query-counter';
 export * from './data-version';
 export * from './translated-loader';
 export * from './migrate';
+export * from './idempotency';

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DATA_PARTS, DataPart, isDeadlock, isUniqueViolation } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
+import { markCommitted } from './idempotency';
 
 /** The parts of the data a running transaction changes, besides the global version every write moves on. */
 const changedParts = new WeakMap<EntityManager, Set<DataPart>>();
@@ -73,6 +74,7 @@ export class TransactionRunner {
         const rows = [1, ...[...(changedParts.get(manager) ?? [])].map((part) => DATA_PARTS[part])].sort((a, b) => a - b);
         await manager.query(`UPDATE data_version SET version = version + 1 WHERE id IN (${rows.join(', ')})`);
         const [{ version }] = await manager.query('SELECT version FROM data_version WHERE id = 1');
+        await markCommitted(manager);
         const events = addedEvents.get(manager) ?? [0];
         await manager.query(`INSERT INTO write_log (version, event_id) VALUES ${events.map(() => '(?, ?)').join(', ')}`, events.flatMap((id) => [version, id]));
         if (Number(version) % 64 === 0) await manager.query('DELETE FROM write_log WHERE version <= ?', [Number(version) - WRITE_LOG_VERSIONS]);

@@ -60,13 +60,14 @@ export const ERROR_CODES: Record<number, string[]> = {
     'tag-archive-page-not-found',
   ],
   405: ['rest_no_route'],
-  409: ['term-exists', 'slug-exists', 'rest_conflict'],
+  409: ['term-exists', 'slug-exists', 'rest_conflict', 'idempotency-key-in-flight'],
   410: ['event-is-in-trash', 'venue-is-in-trash', 'organizer-is-in-trash'],
   413: ['rest_request_too_large'],
   414: ['rest_uri_too_long'],
   415: ['rest_unsupported_media_type'],
+  422: ['idempotency-key-reused'],
   500: ['internal-error'],
-  503: ['service-unavailable'],
+  503: ['service-unavailable', 'write-conflict'],
 };
 
 /** The error envelope of SPEC §3.1. */
