@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       fragmentCacheEntries: 5000,
       renderCacheBytes: 8 * 1024 * 1024,
       pageWalkRows: 2000,
+      syncWait: 'auto',
     });
     expect(config.timezone.name).toBe('UTC');
   });
@@ -44,16 +45,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ RENDER_CACHE_MB: '4' }).renderCacheBytes).toBe(4 * 1024 * 1024);
   });
 
+  it('reads the wsrep_sync_wait of a Galera node: auto, or a number from 0 to 15', () => {
+    expect([loadConfig({}).syncWait, loadConfig({ DB_SYNC_WAIT: '0' }).syncWait, loadConfig({ DB_SYNC_WAIT: 'AUTO' }).syncWait, loadConfig({ DB_SYNC_WAIT: '15' }).syncWait]).toEqual(['auto', 0, 'auto', 15]);
+  });
+
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x' });
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', DB_SYNC_WAIT: '16' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
-      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE'].sort(),
+      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'DB_SYNC_WAIT'].sort(),
     );
     expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
   });

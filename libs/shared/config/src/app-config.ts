@@ -33,6 +33,12 @@ export class AppConfig {
    * walk would be longer is read from the link side instead. 0 never walks.
    */
   pageWalkRows: number;
+  /**
+   * `wsrep_sync_wait` of the service's MySQL sessions (SPEC §15): `auto` sets 1 (reads wait for the cluster to
+   * apply every write committed before them) on a Galera node and nothing elsewhere; a number from 0 to 15 is set as
+   * it is on a Galera node.
+   */
+  syncWait: 'auto' | number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -129,6 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const walk = read('PAGE_WALK_ROWS', '2000');
   config.pageWalkRows = Number(walk);
   if (!/^\d+$/.test(walk) || Number(walk) > 100_000_000) problems['PAGE_WALK_ROWS'] = 'must be a whole number from 0 (never walk) to 100000000';
+
+  const syncWait = read('DB_SYNC_WAIT', 'auto').toLowerCase();
+  config.syncWait = syncWait === 'auto' ? 'auto' : Number(syncWait);
+  if (syncWait !== 'auto' && !(/^\d{1,2}$/.test(syncWait) && Number(syncWait) <= 15)) problems['DB_SYNC_WAIT'] = 'must be auto or a whole number from 0 to 15 (wsrep_sync_wait)';
 
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;

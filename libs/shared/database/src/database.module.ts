@@ -5,6 +5,7 @@ import { AppConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from './data-source-options';
 import { CountMemo, DataVersionSource, FragmentCache } from '@calendar/shared/http';
 import { DatabaseDataVersion } from './data-version';
+import { isGaleraNode, onEveryConnection, syncWaitFor } from './galera';
 import { HealthController } from './health.controller';
 import { IdempotencyInterceptor, IdempotencyStore } from './idempotency';
 import { migrate } from './migrate';
@@ -25,10 +26,21 @@ export class DatabaseModule {
             autoLoadEntities: true,
             retryAttempts: 3,
             retryDelay: 1000,
+            // Read by the factory below, not by TypeORM.
+            syncWait: config.syncWait,
           }),
-          // Migrations under a lock, so that any number of instances may start at once (SPEC §15).
-          dataSourceFactory: async (options) => {
-            const dataSource = await new DataSource(options as DataSourceOptions).initialize();
+          // On a Galera node every session waits for the cluster's writes before it reads; migrations run under a
+          // lock, so that any number of instances may start at once (SPEC §15).
+          dataSourceFactory: async (given) => {
+            const { syncWait, ...options } = given as DataSourceOptions & { syncWait: AppConfig['syncWait'] };
+            let dataSource = await new DataSource(options as DataSourceOptions).initialize();
+            const wait = options.type === 'mysql' ? syncWaitFor(syncWait, await isGaleraNode((sql) => dataSource.query(sql))) : null;
+            if (wait !== null) {
+              await dataSource.destroy();
+              dataSource = new DataSource(options as DataSourceOptions);
+              onEveryConnection(dataSource, `SET SESSION wsrep_sync_wait = ${wait}`);
+              await dataSource.initialize();
+            }
             try {
               await migrate(dataSource);
             } catch (error) {

@@ -2,11 +2,15 @@ import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiException } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
+import { galeraNotReady, isGaleraNode } from './galera';
 
 /** Liveness and readiness, outside the API root. */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
+  /** Whether the server is a Galera node, asked once. */
+  private galera?: Promise<boolean>;
+
   constructor(private readonly dataSource: DataSource) {}
 
   @Get('healthz')
@@ -15,13 +19,18 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /** Ready while the database answers, and on a Galera node while it is Synced (SPEC §15). */
   @Get('readyz')
   async ready(): Promise<{ status: string; database: string }> {
+    let problem: string | null;
     try {
       await this.dataSource.query('SELECT 1');
+      this.galera ??= this.dataSource.options.type === 'mysql' ? isGaleraNode((sql) => this.dataSource.query(sql)) : Promise.resolve(false);
+      problem = (await this.galera) ? await galeraNotReady(this.dataSource) : null;
     } catch {
       throw ApiException.serviceUnavailable();
     }
+    if (problem) throw new ApiException(503, 'service-unavailable', `The database cannot take writes: ${problem}.`, {}, { 'Retry-After': '5' });
     return { status: 'ok', database: this.dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite' };
   }
 }

@@ -7,3 +7,4 @@ export * from './data-version';
 export * from './translated-loader';
 export * from './migrate';
 export * from './idempotency';
+export * from './galera';

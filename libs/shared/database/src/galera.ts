@@ -1,0 +1,51 @@
+import type { EventEmitter } from 'node:events';
+import { DataSource } from 'typeorm';
+
+/*
+ * What the service does differently on a MariaDB Galera node (SPEC §15): its sessions wait, before each read, for
+ * the node to apply what the cluster committed before it (`wsrep_sync_wait`), and it is ready only while the node
+ * is Synced.
+ */
+
+/** Whether the server behind a data source is a Galera node with replication on (`@@wsrep_on`; MySQL has none). */
+export async function isGaleraNode(query: (sql: string) => Promise<Record<string, unknown>[]>): Promise<boolean> {
+  try {
+    const [row] = await query('SELECT @@GLOBAL.wsrep_on AS wsrep_on');
+    return Number(row?.['wsrep_on'] ?? 0) === 1;
+  } catch {
+    return false;
+  }
+}
+
+/** The `wsrep_sync_wait` to set on every session: the configured one on a Galera node, `auto` meaning 1; else none. */
+export function syncWaitFor(setting: 'auto' | number, galera: boolean): number | null {
+  if (!galera) return null;
+  return setting === 'auto' ? 1 : setting;
+}
+
+/**
+ * Runs `sql` first on every connection the data source's MySQL pool opens. To be called before `initialize()`:
+ * the pool opens its first connection while the data source initialises.
+ */
+export function onEveryConnection(dataSource: DataSource, sql: string): void {
+  const driver = dataSource.driver as unknown as { mysql: { createPool(options: object): EventEmitter } };
+  const mysql = driver.mysql;
+  driver.mysql = Object.assign(Object.create(mysql), {
+    createPool(options: object): EventEmitter {
+      const pool = mysql.createPool(options);
+      // Queries on a connection run in order: this one before any the service sends.
+      pool.on('connection', (connection: { query(sql: string, callback: (error: unknown) => void): void }) => connection.query(sql, () => undefined));
+      return pool;
+    },
+  });
+}
+
+/** Why a Galera node may not take the service's queries now, or null when it may (Synced and ready). */
+export async function galeraNotReady(dataSource: DataSource): Promise<string | null> {
+  const rows: { Variable_name: string; Value: string }[] = await dataSource.query(`SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_ready', 'wsrep_local_state', 'wsrep_local_state_comment')`);
+  const status = Object.fromEntries(rows.map((row) => [row.Variable_name, row.Value]));
+  if (status['wsrep_ready'] !== 'ON') return 'the node is not ready (wsrep_ready OFF)';
+  // 4: Synced. A donor or a joiner is behind or busy with a state transfer.
+  if (status['wsrep_local_state'] !== '4') return `the node is ${status['wsrep_local_state_comment'] ?? 'not Synced'}`;
+  return null;
+}
