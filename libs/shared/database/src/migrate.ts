@@ -5,13 +5,21 @@ const MIGRATION_LOCK = 'calendar_migrations';
 const LOCK_WAIT_SECONDS = 300;
 
 /**
- * Applies the pending migrations (SPEC §9, §15). On MySQL/MariaDB one instance at a time: each takes a named lock
- * on a connection of its own and holds it while it migrates, so instances started at once wait for the first one
- * and then find nothing left to do. SQLite runs each migration in a transaction on its one connection.
+ * Applies the pending migrations (SPEC §9, §15), one instance at a time, so that instances started at once wait
+ * for the first one and then find nothing left to do. MySQL/MariaDB: each instance takes a named lock on a
+ * connection of its own and holds it while it migrates. SQLite: all of them in one transaction that takes the
+ * file's write lock first (`BEGIN IMMEDIATE`; another process waits for it), in which the history is read again.
  */
 export async function migrate(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') {
-    await dataSource.runMigrations({ transaction: 'each' });
+    await dataSource.query('BEGIN IMMEDIATE');
+    try {
+      await dataSource.runMigrations({ transaction: 'none' });
+      await dataSource.query('COMMIT');
+    } catch (error) {
+      await dataSource.query('ROLLBACK');
+      throw error;
+    }
     return;
   }
   const holder = dataSource.createQueryRunner();
