@@ -21,9 +21,13 @@ gcomm() { echo $((4566 + $1)); }
 ist() { echo $((4576 + $1)); }
 sst() { echo $((4443 + $1)); }
 cluster_address() { echo "gcomm://127.0.0.1:$(gcomm 1),127.0.0.1:$(gcomm 2),127.0.0.1:$(gcomm 3)"; }
+# The nodes run as `mysql` when this runs as root: rsync's state transfer then writes the joiner's datadir as its
+# owner (as root, rsync's daemon would switch to `nobody` and fail to write it).
+if [ "$(id -u)" = 0 ] && id mysql >/dev/null 2>&1; then RUN_AS=mysql; else RUN_AS="$(id -un)"; fi
 client() { mariadb --protocol=tcp -h127.0.0.1 -P"$(port "$1")" -uroot -N -B "${@:2}"; }
 
-running() { [ -f "$DIR/node$1/mariadbd.pid" ] && kill -0 "$(cat "$DIR/node$1/mariadbd.pid")" 2>/dev/null; }
+# The process started for a node (its pid file appears only once the server is up).
+running() { [ -f "$DIR/node$1/process.pid" ] && kill -0 "$(cat "$DIR/node$1/process.pid")" 2>/dev/null; }
 
 state() { client "$1" -e "SHOW STATUS LIKE 'wsrep_local_state_comment'" 2>/dev/null | awk '{print $2}'; }
 
@@ -41,7 +45,8 @@ init_node() {
   local data="$DIR/node$1/data"
   [ -d "$data/mysql" ] && return 0
   mkdir -p "$data"
-  mariadb-install-db --no-defaults --datadir="$data" --auth-root-authentication-method=normal --skip-test-db >"$DIR/node$1/install.log" 2>&1
+  chown -R "$RUN_AS" "$DIR/node$1"
+  mariadb-install-db --no-defaults --user="$RUN_AS" --datadir="$data" --auth-root-authentication-method=normal --skip-test-db >"$DIR/node$1/install.log" 2>&1
 }
 
 start_node() {
@@ -51,11 +56,11 @@ start_node() {
   local data="$DIR/node$n/data"
   # After a crash the node learns its last committed position from InnoDB before it joins (`--wsrep-recover`).
   if [ -f "$DIR/node$n/crashed" ]; then
-    mariadbd --no-defaults --datadir="$data" --user="$(id -un)" --wsrep-recover --wsrep_on=ON --wsrep_provider="$PROVIDER" \
+    mariadbd --no-defaults --datadir="$data" --user="$RUN_AS" --wsrep-recover --wsrep_on=ON --wsrep_provider="$PROVIDER" \
       --log-error="$DIR/node$n/recover.log" >/dev/null 2>&1 || true
     rm -f "$DIR/node$n/crashed"
   fi
-  mariadbd --no-defaults --datadir="$data" --user="$(id -un)" \
+  mariadbd --no-defaults --datadir="$data" --user="$RUN_AS" \
     --port="$(port "$n")" --bind-address=127.0.0.1 --socket="$DIR/node$n/mariadbd.sock" \
     --pid-file="$DIR/node$n/mariadbd.pid" --log-error="$DIR/node$n/error.log" \
     --binlog_format=ROW --default_storage_engine=InnoDB --innodb_autoinc_lock_mode=2 \
@@ -65,6 +70,7 @@ start_node() {
     --wsrep_provider_options="gmcast.listen_addr=tcp://127.0.0.1:$(gcomm "$n");ist.recv_addr=127.0.0.1:$(ist "$n")" \
     --wsrep_sst_method=rsync --wsrep_sst_receive_address="127.0.0.1:$(sst "$n")" \
     $extra >/dev/null 2>&1 &
+  echo $! >"$DIR/node$n/process.pid"
   wait_synced "$n"
 }
 
@@ -87,13 +93,13 @@ case "$command" in
     ;;
   stop)
     for n in 3 2 1; do
-      if running "$n"; then kill "$(cat "$DIR/node$n/mariadbd.pid")"; fi
+      if running "$n"; then kill "$(cat "$DIR/node$n/process.pid")"; fi
     done
     for n in "${NODES[@]}"; do for _ in $(seq 1 60); do running "$n" || break; sleep 1; done; done
     ;;
   kill)
     n=${2:?node number}
-    if running "$n"; then kill -9 "$(cat "$DIR/node$n/mariadbd.pid")"; touch "$DIR/node$n/crashed"; rm -f "$DIR/node$n/mariadbd.pid"; fi
+    if running "$n"; then kill -9 "$(cat "$DIR/node$n/process.pid")"; touch "$DIR/node$n/crashed"; rm -f "$DIR/node$n/mariadbd.pid" "$DIR/node$n/process.pid"; fi
     ;;
   up)
     start_node "${2:?node number}"

@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeadlock, isUniqueViolation } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
+import { isGaleraNode } from './galera';
 
 /** The name of the lock instances take to migrate (MySQL/MariaDB `GET_LOCK`, server-wide). */
 const MIGRATION_LOCK = 'calendar_migrations';
@@ -22,6 +26,10 @@ export async function migrate(dataSource: DataSource): Promise<void> {
     }
     return;
   }
+  if (await isGaleraNode((sql) => dataSource.query(sql))) {
+    await migrateUnderLease(dataSource);
+    return;
+  }
   const holder = dataSource.createQueryRunner();
   await holder.connect();
   // Locks are named per server: the name carries the database, so that databases of one server migrate apart.
@@ -38,3 +46,31 @@ export async function migrate(dataSource: DataSource): Promise<void> {
     await holder.release();
   }
 }
+
+/**
+ * Galera replicates neither `GET_LOCK` nor row locks before commit: the lock there is a row that one instance of
+ * the cluster manages to insert (a second insert of it on another node fails certification or meets the key), for
+ * ten minutes at most, removed when the migrations are done.
+ */
+async function migrateUnderLease(dataSource: DataSource): Promise<void> {
+  const holder = randomUUID();
+  await dataSource.query('CREATE TABLE IF NOT EXISTS schema_migration_lease (id INT PRIMARY KEY, holder VARCHAR(64) NOT NULL, expires_at DATETIME NOT NULL) ENGINE=InnoDB');
+  const deadline = Date.now() + LOCK_WAIT_SECONDS * 1000;
+  for (;;) {
+    await dataSource.query('DELETE FROM schema_migration_lease WHERE id = 1 AND expires_at < UTC_TIMESTAMP()');
+    try {
+      await dataSource.query('INSERT INTO schema_migration_lease (id, holder, expires_at) VALUES (1, ?, UTC_TIMESTAMP() + INTERVAL 10 MINUTE)', [holder]);
+      break;
+    } catch (error) {
+      if (!isUniqueViolation(error) && !isDeadlock(error)) throw error;
+      if (Date.now() > deadline) throw new Error(`another instance held the migration lease for more than ${LOCK_WAIT_SECONDS} s`);
+      await sleep(250 + Math.random() * 250);
+    }
+  }
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.query('DELETE FROM schema_migration_lease WHERE id = 1 AND holder = ?', [holder]);
+  }
+}
+
