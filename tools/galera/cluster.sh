@@ -46,7 +46,8 @@ init_node() {
   [ -d "$data/mysql" ] && return 0
   mkdir -p "$data"
   chown -R "$RUN_AS" "$DIR/node$1"
-  mariadb-install-db --no-defaults --user="$RUN_AS" --datadir="$data" --auth-root-authentication-method=normal --skip-test-db >"$DIR/node$1/install.log" 2>&1
+  mariadb-install-db --no-defaults --user="$RUN_AS" --datadir="$data" --auth-root-authentication-method=normal --skip-test-db >"$DIR/node$1/install.log" 2>&1 ||
+    { echo "could not create node $1's data; see $DIR/node$1/install.log" >&2; tail -5 "$DIR/node$1/install.log" >&2; return 1; }
 }
 
 start_node() {
@@ -78,6 +79,8 @@ command=${1:-status}
 case "$command" in
   start)
     mkdir -p "$DIR"
+    # The nodes' user must reach their folders.
+    chmod a+rx "$DIR"
     if ! running 1 && ! running 2 && ! running 3; then
       # The first node founds the cluster; the others join it.
       if [ -f "$DIR/node1/data/grastate.dat" ]; then sed -i 's/^safe_to_bootstrap: 0/safe_to_bootstrap: 1/' "$DIR/node1/data/grastate.dat"; fi

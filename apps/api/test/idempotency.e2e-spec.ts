@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { startTestApp, TestApp } from './support/test-app';
 
 /*
@@ -66,6 +67,22 @@ describe('Idempotency-Key on creates (SPEC §15)', () => {
     const fixed = await post('events', { title: 'With dates', start_date: '2030-06-01 10:00', end_date: '2030-06-01 11:00' }, 'fix-me');
     expect(fixed.status).toBe(201);
     expect(await total('events')).toBe(1);
+  });
+
+  it('answers a key whose create was made but whose answer was lost from the record, and gives up a claim cut off', async () => {
+    const made = await post('venues', { venue: 'Lost answer' }, 'lost');
+    expect(made.status).toBe(201);
+    // As if the process had stopped between the create's commit and the answer: the key holds the record only.
+    await t.dataSource.query(`UPDATE idempotency_keys SET state = 'committed', status = NULL, body = NULL, location = NULL WHERE idem_key = 'lost'`);
+    const again = await post('venues', { venue: 'Lost answer' }, 'lost');
+    expect([again.status, again.body, again.headers['location']]).toEqual([201, made.body, made.headers['location']]);
+    // A claim still running after ten seconds belongs to a request that was cut off before its write: given up.
+    const sqlTime = new Date(Date.now() - 60_000).toISOString().replace('T', ' ').slice(0, 19);
+    const fingerprint = createHash('sha256').update(`POST ${NS}/venues\n{"venue":"After a cut"}`).digest('hex');
+    await t.dataSource.query(`INSERT INTO idempotency_keys (caller_id, idem_key, fingerprint, state, created_at) VALUES (?, 'cut', ?, 'running', ?)`, [editor.id, fingerprint, sqlTime]);
+    const retried = await post('venues', { venue: 'After a cut' }, 'cut');
+    expect([retried.status, retried.body.venue]).toEqual([201, 'After a cut']);
+    expect(await total('venues')).toBe(2);
   });
 
   it('lets one of simultaneous requests with one key create, and answers the others 409 or the first answer', async () => {

@@ -44,6 +44,19 @@ export default async () => {
   } else {
     process.stderr.write(`No Chromium at ${chromium}: the browser tests do not run (apt-get install chromium, or set CHROMIUM_PATH).\n`);
   }
+  // The cluster suite runs when Galera is installed (it comes with Debian's mariadb-server); E2E_GALERA=0 leaves
+  // it out, REQUIRE_GALERA=1 makes a missing provider a failure.
+  const galera = process.env['GALERA_PROVIDER'] ?? '/usr/lib/galera/libgalera_smm.so';
+  if (existsSync(galera) && process.env['E2E_GALERA'] !== '0') {
+    (projects as object[]).push({
+      displayName: 'galera',
+      preset: join(__dirname, '../../../jest.preset.js'),
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/galera/**/*.galera-spec.ts'],
+    });
+  } else if (process.env['REQUIRE_GALERA'] === '1') {
+    throw new Error(`REQUIRE_GALERA=1 but there is no Galera provider at ${galera} (apt-get install galera-4)`);
+  }
   // The time limit of a test is a setting of the whole run (jest ignores it inside `projects`).
   return { rootDir: __dirname, maxWorkers: 2, testTimeout: 60000, projects };
 };

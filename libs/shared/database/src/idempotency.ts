@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiException, isUniqueViolation, JsonText } from '@calendar/shared/http';
+import { ApiException, isUniqueViolation, JsonText, requestOrigin } from '@calendar/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource, EntityManager } from 'typeorm';
@@ -20,9 +20,15 @@ const scope = new AsyncLocalStorage<{ claim: number }>();
  * `Idempotency-Key`, its claim is marked committed in the same transaction, so that the key never stands for a
  * create that did not happen, nor lets one that did happen run again.
  */
-export async function markCommitted(manager: EntityManager): Promise<void> {
+export async function markCommitted(manager: EntityManager, result: unknown): Promise<void> {
   const claim = scope.getStore()?.claim;
-  if (claim !== undefined) await manager.query(`UPDATE idempotency_keys SET state = 'committed' WHERE id = ?`, [claim]);
+  if (claim === undefined) return;
+  // A create's work gives the new record's id.
+  const recordId = typeof result === 'number' ? result : null;
+  await manager.query(`UPDATE idempotency_keys SET state = 'committed', record_id = ? WHERE id = ? AND state = 'running'`, [recordId, claim]);
+  // The claim was given up meanwhile (its request looked abandoned): this write must not happen too.
+  const [row] = await manager.query('SELECT state FROM idempotency_keys WHERE id = ?', [claim]);
+  if (row?.state !== 'committed') throw new ApiException(409, 'idempotency-key-in-flight', 'Another request with this Idempotency-Key took it over; its answer is the one that counts.', {}, { 'Retry-After': '1' });
 }
 
 interface StoredAnswer {
@@ -31,7 +37,10 @@ interface StoredAnswer {
   location: string | null;
 }
 
-type Row = { id: number; fingerprint: string; state: string; status: number | null; body: string | null; location: string | null; created_at: Date | string };
+type Row = { id: number; fingerprint: string; state: string; status: number | null; body: string | null; location: string | null; record_id: number | null; created_at: Date | string };
+
+/** A claim still running after this long belongs to a request that was cut off (its process or node stopped). */
+const CLAIM_SECONDS = 10;
 
 const sqlNow = (date: Date) => date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
 
@@ -55,10 +64,10 @@ export class IdempotencyStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Claims the key for a new create, or gives the first answer again; 422 and 409 as SPEC §15 says. */
-  async begin(callerId: number, key: string, fingerprint: string, now = new Date()): Promise<{ claim: number } | { replay: StoredAnswer }> {
+  async begin(callerId: number, key: string, fingerprint: string, now = new Date()): Promise<{ claim: number } | { replay: StoredAnswer } | { made: number; claim: number }> {
     if (++this.begun % 1000 === 0) await this.forget(now);
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const [row]: Row[] = await this.dataSource.query('SELECT id, fingerprint, state, status, body, location, created_at FROM idempotency_keys WHERE caller_id = ? AND idem_key = ?', [
+      const [row]: Row[] = await this.dataSource.query('SELECT id, fingerprint, state, status, body, location, record_id, created_at FROM idempotency_keys WHERE caller_id = ? AND idem_key = ?', [
         callerId,
         key,
       ]);
@@ -69,6 +78,13 @@ export class IdempotencyStore {
       if (row) {
         if (row.fingerprint !== fingerprint) throw new ApiException(422, 'idempotency-key-reused', 'This Idempotency-Key was used for another request; use a new key for a new request.');
         if (row.state === 'done' && row.status !== null && row.body !== null) return { replay: { status: Number(row.status), body: row.body, location: row.location } };
+        // Made, but its answer was lost with the request that made it: answered from the record as it is.
+        if (row.state === 'committed' && row.record_id !== null) return { made: Number(row.record_id), claim: Number(row.id) };
+        if (row.state === 'running' && this.age(row, now) > CLAIM_SECONDS * 1000) {
+          // Cut off before its write committed (the write checks its claim at commit and gives way).
+          await this.dataSource.query(`DELETE FROM idempotency_keys WHERE id = ? AND state = 'running'`, [row.id]);
+          continue;
+        }
         throw new ApiException(409, 'idempotency-key-in-flight', 'A request with this Idempotency-Key is still being answered; try again shortly.', {}, { 'Retry-After': '1' });
       }
       try {
@@ -94,9 +110,13 @@ export class IdempotencyStore {
     await this.dataSource.query(`DELETE FROM idempotency_keys WHERE id = ? AND state = 'running'`, [claim]);
   }
 
-  private expired(row: Row, now: Date): boolean {
+  private age(row: Row, now: Date): number {
     const created = row.created_at instanceof Date ? row.created_at.getTime() : Date.parse(`${String(row.created_at).replace(' ', 'T')}Z`);
-    return now.getTime() - created > IDEMPOTENCY_HOURS * 3_600_000;
+    return now.getTime() - created;
+  }
+
+  private expired(row: Row, now: Date): boolean {
+    return this.age(row, now) > IDEMPOTENCY_HOURS * 3_600_000;
   }
 
   private async forget(now: Date): Promise<void> {
@@ -127,6 +147,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(
       (async () => {
         const begun = await this.store.begin(caller.id, key, fingerprint);
+        if ('made' in begun) {
+          // The record as the route's own read gives it, at the address the first answer would have named.
+          const path = `${request.originalUrl.split('?')[0].replace(/\/$/, '')}/${begun.made}`;
+          const location = `${requestOrigin(request)}${path}`;
+          // The same credentials and the same origin (behind a proxy, its forwarded host and scheme).
+          const headers = Object.fromEntries(
+            ['authorization', 'host', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded'].flatMap((name) => (request.headers[name] === undefined ? [] : [[name, String(request.headers[name])]])),
+          );
+          const read = await request.server.inject({ method: 'GET', url: path, headers });
+          if (read.statusCode !== 200) throw new ApiException(409, 'idempotency-key-in-flight', 'The create made under this Idempotency-Key cannot be read now; try again shortly.', {}, { 'Retry-After': '1' });
+          const status = Number(Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? 201);
+          await this.store.finish(begun.claim, { status, body: read.body, location });
+          void reply.header('Location', location);
+          return new JsonText(read.body);
+        }
         if ('replay' in begun) {
           void reply.status(begun.replay.status);
           if (begun.replay.location) void reply.header('Location', begun.replay.location);

@@ -69,12 +69,12 @@ export class TransactionRunner {
   private once<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const write = (manager: EntityManager) =>
       work(manager).then(async (result) => {
+        await markCommitted(manager, result);
         // The global row and those of the parts changed, in one statement at the end (rows always taken in the
         // same order, so that two writes never wait on each other's version rows the other way round).
         const rows = [1, ...[...(changedParts.get(manager) ?? [])].map((part) => DATA_PARTS[part])].sort((a, b) => a - b);
         await manager.query(`UPDATE data_version SET version = version + 1 WHERE id IN (${rows.join(', ')})`);
         const [{ version }] = await manager.query('SELECT version FROM data_version WHERE id = 1');
-        await markCommitted(manager);
         const events = addedEvents.get(manager) ?? [0];
         await manager.query(`INSERT INTO write_log (version, event_id) VALUES ${events.map(() => '(?, ?)').join(', ')}`, events.flatMap((id) => [version, id]));
         if (Number(version) % 64 === 0) await manager.query('DELETE FROM write_log WHERE version <= ?', [Number(version) - WRITE_LOG_VERSIONS]);
