@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { recordSearchEntries, replaceSearchRows, searchConditions, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
 import { TranslatedLoader } from '@calendar/shared/database';
+import { parseUtcWallClock } from '@calendar/shared/time';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
@@ -86,6 +87,8 @@ function linksOf(extras: Map<number, Record<string, unknown>>): EventLinks {
 @Injectable()
 export class EventRepository {
   private readonly loader: TranslatedLoader<EventEntity>;
+  /** The longest event's span last read from `event_span`, in seconds: a lower bound of what it holds now. */
+  private knownSpan = 0;
 
   constructor(private readonly dataSource: DataSource) {
     this.loader = new TranslatedLoader(dataSource, EventEntity, 'translations');
@@ -206,11 +209,17 @@ export class EventRepository {
   /** At least as long as the longest event lasts, in seconds (it only grows: an upper bound stays true). */
   async longestSpanSeconds(): Promise<number> {
     const [row] = await this.dataSource.query('SELECT max_seconds FROM event_span WHERE id = 1');
-    return Number(row?.max_seconds ?? 0);
+    const seconds = Number(row?.max_seconds ?? 0);
+    this.knownSpan = Math.max(this.knownSpan, seconds);
+    return seconds;
   }
 
-  /** Records, in a write's transaction, that an event lasts `seconds`. */
+  /**
+   * Records, in a write's transaction, that an event lasts `seconds`; nothing to write when a value read before
+   * (committed, and the value only grows) covers it already.
+   */
   async widenSpan(manager: EntityManager, seconds: number): Promise<void> {
+    if (seconds <= this.knownSpan) return;
     await manager.query('UPDATE event_span SET max_seconds = ? WHERE id = 1 AND max_seconds < ?', [seconds, seconds]);
   }
 
@@ -225,8 +234,7 @@ export class EventRepository {
       .addOrderBy('e.id', 'ASC')
       .limit(limit)
       .getRawMany();
-    const instant = (value: unknown) => (value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`));
-    return rows.map((row) => ({ id: Number(row.id), start: instant(row.start_utc), end: instant(row.end_utc) }));
+    return rows.map((row) => ({ id: Number(row.id), start: parseUtcWallClock(row.start_utc), end: parseUtcWallClock(row.end_utc) }));
   }
 
   /** The revisions of events by id (those that exist). */

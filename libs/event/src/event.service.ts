@@ -8,7 +8,7 @@ import { can } from '@calendar/shared/auth';
 import { markChanged, markOnlyAdded } from '@calendar/shared/database';
 import { ApiException, assertPageExists, Caller, JsonTemplate, JsonText, jsonOf, ListResult, requestOrigin, RevisionCache } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
-import { parseDateTime, parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
+import { parseDateTime, parseTimeZone, parseUtcWallClock, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
 import { plainToInstance } from 'class-transformer';
@@ -148,7 +148,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       'SELECT id, status, author_id, recurrence_start, end_utc, detached FROM events WHERE series_id = ? ORDER BY recurrence_start',
       [headId],
     );
-    const at = (value: unknown) => (value instanceof Date ? value.getTime() : Date.parse(`${String(value).replace(' ', 'T')}Z`));
+    const at = (value: unknown) => parseUtcWallClock(value).getTime();
     const feed: SeriesFeed = { head, excluded: [], overrides: [], lastEnd: 0 };
     for (const occurrence of rows) {
       const recurrenceId = at(occurrence['recurrence_start']);
@@ -245,11 +245,10 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
   async eventDays(query: ListEventsQueryDto, context: RequestContext, days: string[], perDay: number): Promise<Map<string, { events: GridEvent[]; more: number }>> {
     const { filter } = await this.listFilter(query, context);
     const zone = this.deps.config.timezone.zone;
-    const byDay = new Map(days.map((day) => [day, [] as number[]]));
     // The instants at which the days begin (and the last one ends), in the service time zone: placing an event is
     // then a comparison of numbers, whatever the number of events.
     const bounds = [...days, null].map((day, index) => (day ? DateTime.fromISO(day, { zone }) : DateTime.fromISO(days[index - 1], { zone }).plus({ days: 1 })).toMillis());
-    const lists = days.map((day) => byDay.get(day) as number[]);
+    const lists = days.map(() => [] as number[]);
     for (const { id, start, end } of await this.events.spans(filter, MONTH_SPANS)) {
       // Each day of the grid from the one it starts on to the one it ends on (an end at midnight is in the day before).
       const [from, to] = [start.getTime(), end.getTime()];
@@ -259,7 +258,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
         lists[index].push(id);
       }
     }
-    const shown = [...new Set([...byDay.values()].flatMap((ids) => ids.slice(0, perDay)))];
+    const shown = [...new Set(lists.flatMap((ids) => ids.slice(0, perDay)))];
     // What a grid shows of an event is kept under its revision; the others are rendered as the list renders them.
     const origin = requestOrigin(context.request);
     const keyOf = (event: Pick<EventHead, 'id'>) => `${event.id}|${context.language}|${origin}`;
@@ -280,9 +279,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
         events.set(event.id, item);
       }
     }
-    return new Map(
-      [...byDay].map(([day, ids]) => [day, { events: ids.slice(0, perDay).flatMap((id) => events.get(id) ?? []), more: Math.max(0, ids.length - perDay) }]),
-    );
+    return new Map(days.map((day, index) => [day, { events: lists[index].slice(0, perDay).flatMap((id) => events.get(id) ?? []), more: Math.max(0, lists[index].length - perDay) }]));
   }
 
   /** A list query's filter (SPEC §4.4): parameters checked, terms, venues and organizers resolved, dates bounded. */

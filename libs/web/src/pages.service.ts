@@ -4,6 +4,7 @@ import { RequestContext } from '@calendar/i18n';
 import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import { plainText, RecordException } from '@calendar/records';
 import { AppConfig } from '@calendar/shared/config';
+import { parseUtcWallClock } from '@calendar/shared/time';
 import { ApiException, HtmlErrorAnswer, LinkBuilder, TextAnswer } from '@calendar/shared/http';
 import { ListCategoriesQueryDto, ListTagsQueryDto, Taxonomy, TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
@@ -167,7 +168,7 @@ export class PagesService {
       const iso = day.toISODate() as string;
       const [dayStart, dayEnd] = [day.toMillis(), day.plus({ days: 1 }).toMillis()];
       const startsOn = (event: { utc_start_date: string }) => {
-        const start = Date.parse(`${event.utc_start_date.replace(' ', 'T')}Z`);
+        const start = parseUtcWallClock(event.utc_start_date).getTime();
         return start >= dayStart && start < dayEnd;
       };
       const { events, more } = placed.get(iso) ?? { events: [], more: 0 };

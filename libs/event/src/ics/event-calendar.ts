@@ -1,3 +1,4 @@
+import { parseUtcWallClock } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import type { OrganizerResponse } from '@calendar/organizer';
 import type { TermResponse } from '@calendar/taxonomy';
@@ -69,7 +70,7 @@ export function eventUid(event: EventResponse): string {
   return `${event.id}@${event.global_id.slice(0, event.global_id.lastIndexOf('?id='))}`;
 }
 
-const instant = (utcWallClock: string) => Date.parse(`${utcWallClock.replace(' ', 'T')}Z`);
+const instant = (utcWallClock: string) => parseUtcWallClock(utcWallClock).getTime();
 
 /** An instant as a series' DTSTART is written: a DATE for all-day events, local time with TZID, or UTC. */
 function seriesTime(event: EventResponse, name: string, instants: readonly number[]): string {

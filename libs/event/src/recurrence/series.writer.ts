@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { firstFreeSlug, likeStartsWith } from '@calendar/i18n';
 import { recordSearchEntries } from '@calendar/shared/search';
+import { parseUtcWallClock } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import { EntityManager } from 'typeorm';
 import { EventEntity } from '../entities/event.entity';
@@ -164,8 +165,7 @@ export class SeriesWriter {
     const until = DateTime.fromJSDate(now).plus(HORIZON).toJSDate();
     const { starts, complete } = occurrenceStarts(head.recurrence.split('\n'), { start: head.startUtc, zone }, until);
     const wanted = starts.slice(1);
-    const instant = (row: Row) => new Date(`${String(row['recurrence_start']).replace(' ', 'T').replace(/Z?$/, 'Z')}`).getTime();
-    const toDate = (row: Row) => (row['recurrence_start'] instanceof Date ? (row['recurrence_start'] as Date) : new Date(instant(row)));
+    const toDate = (row: Row) => parseUtcWallClock(row['recurrence_start']);
 
     // Which existing occurrence becomes which wanted one.
     const matched = new Map<number, Row>();
@@ -223,11 +223,9 @@ export class SeriesWriter {
 
     // Existing rows first let go of their starts (a start may pass from one occurrence to another), then take the new ones.
     const updated = desired.filter((item) => item.id !== null);
-    if (updated.length > 0) {
-      for (let offset = 0; offset < updated.length; offset += 500) {
-        const chunk = updated.slice(offset, offset + 500).map((item) => item.id as number);
-        await manager.query(`UPDATE events SET recurrence_start = NULL WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
-      }
+    for (let offset = 0; offset < updated.length; offset += 500) {
+      const chunk = updated.slice(offset, offset + 500).map((item) => item.id as number);
+      await manager.query(`UPDATE events SET recurrence_start = NULL WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
     }
     const columns = COLUMNS.filter(([property]) => property !== 'seriesId');
     for (const item of updated) {

@@ -4,6 +4,7 @@ import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterce
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiException, isUniqueViolation, JsonText, requestOrigin } from '@calendar/shared/http';
+import { parseUtcWallClock, utcWallClock } from '@calendar/shared/time';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource, EntityManager } from 'typeorm';
@@ -42,7 +43,6 @@ type Row = { id: number; fingerprint: string; state: string; status: number | nu
 /** A claim still running after this long belongs to a request that was cut off (its process or node stopped). */
 const CLAIM_SECONDS = 10;
 
-const sqlNow = (date: Date) => date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
 
 /** JSON with object keys in order: two bodies that say the same say it in the same words. */
 function canonical(value: unknown): string {
@@ -88,7 +88,7 @@ export class IdempotencyStore {
         throw new ApiException(409, 'idempotency-key-in-flight', 'A request with this Idempotency-Key is still being answered; try again shortly.', {}, { 'Retry-After': '1' });
       }
       try {
-        await this.dataSource.query(`INSERT INTO idempotency_keys (caller_id, idem_key, fingerprint, state, created_at) VALUES (?, ?, ?, 'running', ?)`, [callerId, key, fingerprint, sqlNow(now)]);
+        await this.dataSource.query(`INSERT INTO idempotency_keys (caller_id, idem_key, fingerprint, state, created_at) VALUES (?, ?, ?, 'running', ?)`, [callerId, key, fingerprint, utcWallClock(now)]);
       } catch (error) {
         // Another request claimed it meanwhile: answer as to a second request.
         if (isUniqueViolation(error)) continue;
@@ -111,8 +111,7 @@ export class IdempotencyStore {
   }
 
   private age(row: Row, now: Date): number {
-    const created = row.created_at instanceof Date ? row.created_at.getTime() : Date.parse(`${String(row.created_at).replace(' ', 'T')}Z`);
-    return now.getTime() - created;
+    return now.getTime() - parseUtcWallClock(row.created_at).getTime();
   }
 
   private expired(row: Row, now: Date): boolean {
@@ -120,7 +119,7 @@ export class IdempotencyStore {
   }
 
   private async forget(now: Date): Promise<void> {
-    await this.dataSource.query('DELETE FROM idempotency_keys WHERE created_at < ?', [sqlNow(new Date(now.getTime() - IDEMPOTENCY_HOURS * 3_600_000))]);
+    await this.dataSource.query('DELETE FROM idempotency_keys WHERE created_at < ?', [utcWallClock(new Date(now.getTime() - IDEMPOTENCY_HOURS * 3_600_000))]);
   }
 }
 

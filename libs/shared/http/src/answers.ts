@@ -99,6 +99,12 @@ const PAGING_HEADERS = {
   Link: HEADER('rel="prev"/"next" pages, and the API root (rel="https://api.w.org/")'),
 };
 const READ_HEADERS = { ETag: HEADER('Strong validator of the body (If-None-Match gives 304)') };
+const CREATED_HEADERS = { Location: HEADER('The rest_url of the record created') };
+/** Headers of error answers: when to try again. */
+const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
+  409: { 'Retry-After': { description: 'Seconds to wait before sending again (idempotency-key-in-flight)', schema: INTEGER } },
+  503: { 'Retry-After': { description: 'Seconds to wait before sending again', schema: INTEGER } },
+};
 
 export interface AnswerOptions {
   /** The success status (200 unless said). */
@@ -145,7 +151,7 @@ export function ApiAnswers(model: Type<unknown> | { schema: Record<string, unkno
       status,
       description: options.description ?? (options.list ? `A page of ${options.list}` : 'The record'),
       content: { [given?.type ?? 'application/json']: { schema } },
-      headers: { ...(options.list ? PAGING_HEADERS : {}), ...(read ? READ_HEADERS : {}) },
+      headers: { ...(options.list ? PAGING_HEADERS : {}), ...(read ? READ_HEADERS : {}), ...(status === 201 ? CREATED_HEADERS : {}) },
     } as never),
     ...(read ? [ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag)' })] : []),
     ...errors.map((code) =>
@@ -153,6 +159,7 @@ export function ApiAnswers(model: Type<unknown> | { schema: Record<string, unkno
         status: code,
         description: (ERROR_CODES[code] ?? []).join(', '),
         schema: { allOf: [ref(ErrorEnvelope), { properties: { code: { enum: ERROR_CODES[code] } } }] },
+        ...(ERROR_HEADERS[code] ? { headers: ERROR_HEADERS[code] } : {}),
       } as never),
     ),
   );

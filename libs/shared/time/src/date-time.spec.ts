@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { formatWpDateTime, parseDateTime, utcWallClock, WP_DATE_TIME_FORMAT, zonedWallClock } from './date-time';
+import { formatWpDateTime, parseDateTime, parseUtcWallClock, utcWallClock, WP_DATE_TIME_FORMAT, zonedWallClock } from './date-time';
 import { parseTimeZone, TimeZone } from './time-zone';
 
 const paris = parseTimeZone('Europe/Paris')!.zone;
@@ -67,5 +67,13 @@ describe('formatWpDateTime', () => {
         if (actual !== expected) expect([name, new Date(ms).toISOString(), actual]).toEqual([name, new Date(ms).toISOString(), expected]);
       }
     }
+  });
+});
+
+describe('parseUtcWallClock', () => {
+  it('reads UTC wall clocks with or without milliseconds, and gives Dates back as they are', () => {
+    const date = new Date('2027-03-28T01:30:00Z');
+    expect([parseUtcWallClock('2027-03-28 01:30:00'), parseUtcWallClock('2027-03-28 01:30:00.000'), parseUtcWallClock(date)]).toEqual([date, date, date]);
+    expect(parseUtcWallClock(utcWallClock(date))).toEqual(date);
   });
 });

@@ -106,6 +106,14 @@ export function utcWallClock(value: Date): string {
 }
 
 /**
+ * The instant of a `YYYY-MM-DD HH:MM:SS[.fff]` wall-clock time in UTC: the API's `utc_*` values, and DATETIME
+ * columns as SQLite gives them (mysql2 gives a Date, which is returned as it is).
+ */
+export function parseUtcWallClock(value: unknown): Date {
+  return value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T').replace(/Z?$/, 'Z')}`);
+}
+
+/**
  * `YYYY-MM-DD HH:MM:SS` of an instant in a zone: the zone's offset at that instant applied to the UTC time.
  * Answers format several dates per record; this builds no DateTime for them.
  */
