@@ -51,6 +51,7 @@ describe('normalizeRecurrence', () => {
     [['RDATE;TZID=Mars/Olympus:20270309T190000'], 'RDATE TZID must be an IANA time zone name; got Mars/Olympus'],
     [['RDATE:2027-03-09'], 'RDATE values must be date-times YYYYMMDDTHHMMSS (with Z for UTC, or in the TZID zone); got 2027-03-09'],
     [['RDATE;VALUE=DATE:20270230'], 'RDATE values must be dates YYYYMMDD; got 20270230'],
+    [['RDATE:20270301T996099Z'], 'RDATE values must be date-times YYYYMMDDTHHMMSS (with Z for UTC, or in the TZID zone); got 20270301T996099Z'],
     [['RRULE:FREQ=WEEKLY;BYDAY=WE'], 'the event start must be the first occurrence of the RRULE (move start_date onto the rule, or add it as an RDATE)'],
     [['RDATE:20270301T190000Z'], 'RDATE values must not be before the event start'],
   ])('refuses %j', (lines, message) => {

@@ -96,7 +96,8 @@ function normalizeDates(name: string, params: string, value: string): string {
   const pattern = type === 'DATE' ? /^\d{8}$/ : zone !== undefined ? /^\d{8}T\d{6}$/ : /^\d{8}T\d{6}Z?$/;
   const values = value.split(',').map((item) => item.trim().toUpperCase());
   for (const item of values) {
-    if (!pattern.test(item) || !DateTime.fromFormat(item.slice(0, 8), 'yyyyMMdd').isValid) {
+    const valid = type === 'DATE' ? DateTime.fromFormat(item, 'yyyyMMdd').isValid : DateTime.fromFormat(item.slice(0, 15), "yyyyMMdd'T'HHmmss").isValid;
+    if (!pattern.test(item) || !valid) {
       fail(`${name} values must be ${type === 'DATE' ? 'dates YYYYMMDD' : 'date-times YYYYMMDDTHHMMSS (with Z for UTC, or in the TZID zone)'}; got ${item}`);
     }
   }
