@@ -46,4 +46,23 @@ describe('concurrent writes', () => {
       }
     });
   });
+
+  it(`keeps the event count of a category exact through ${CONCURRENT} simultaneous creates in it and as many moves out`, async () => {
+    const category = await t.request('POST', `${BASE}/categories`, { token: editor.token, json: { name: 'Busy' } });
+    const other = await t.request('POST', `${BASE}/categories`, { token: editor.token, json: { name: 'Quiet' } });
+    const created = await Promise.all(
+      Array.from({ length: CONCURRENT }, (_, index) =>
+        t.request('POST', `${BASE}/events`, { token: editor.token, json: { title: `Busy ${index}`, start_date: '2030-05-01 19:00', end_date: '2030-05-01 21:00', categories: [category.body.id] } }),
+      ),
+    );
+    expect(created.map((reply) => reply.status)).toEqual(Array(CONCURRENT).fill(201));
+    const count = async (id: number) => (await t.request('GET', `${BASE}/categories/${id}`)).body.count;
+    expect(await count(category.body.id)).toBe(CONCURRENT);
+    const moved = await Promise.all(
+      created.slice(0, CONCURRENT / 2).map((reply) => t.request('POST', `${BASE}/events/${reply.body.id}`, { token: editor.token, json: { categories: [other.body.id] } })),
+    );
+    const trashed = await Promise.all(created.slice(CONCURRENT / 2).map((reply) => t.request('DELETE', `${BASE}/events/${reply.body.id}`, { token: editor.token })));
+    expect([...moved, ...trashed].map((reply) => reply.status)).toEqual(Array(CONCURRENT).fill(200));
+    expect([await count(category.body.id), await count(other.body.id)]).toEqual([0, CONCURRENT / 2]);
+  });
 });

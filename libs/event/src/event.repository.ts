@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { recordSearchEntries, replaceSearchRows, searchConditions, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { TranslatedLoader } from '@calendar/shared/database';
+import { parseSlots, slotsSubquery, TranslatedLoader } from '@calendar/shared/database';
 import { parseUtcWallClock } from '@calendar/shared/time';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
@@ -166,26 +166,33 @@ export class EventRepository {
     return qb;
   }
 
-  /** The number of matching events and the global data version, read together in one statement. */
-  async countAtVersion(filter: EventListFilter): Promise<{ count: number; version: number }> {
-    const row = await this.filtered(filter).select('COUNT(*)', 'count').addSelect('(SELECT version FROM data_version WHERE id = 1)', 'version').getRawOne();
-    return { count: Number(row.count), version: Number(row.version) };
+  /** The number of matching events and the slots' counts of writes (`DataVersions.slots`), read together in one statement. */
+  async countAtVersion(filter: EventListFilter): Promise<{ count: number; slots: number[] }> {
+    const row = await this.filtered(filter).select('COUNT(*)', 'count').addSelect(slotsSubquery(this.dataSource.options.type), 'slots').getRawOne();
+    return { count: Number(row.count), slots: parseSlots(row.slots) };
   }
 
   /**
-   * How many events matching the filter the writes after version `from` up to `to` added, when those writes only
-   * added events (the write log holds one row per added event, event 0 for any other write); null otherwise, or
-   * when the log does not reach back to `from`, or the writes were too many to be worth it.
+   * How many events matching the filter the writes between two states (`DataVersions.slots`) added, when those
+   * writes only added events (the write log holds one row per added event, event 0 for any other write); null
+   * otherwise, or when the log does not reach back to `from`, or the writes were too many to be worth it.
    */
-  async countAdded(filter: EventListFilter, from: number, to: number): Promise<number | null> {
-    if (to - from > MAX_CATCH_UP_WRITES) return null;
-    const range = { from, to };
+  async countAdded(filter: EventListFilter, from: readonly number[], to: readonly number[]): Promise<number | null> {
+    const runs = to.map((writes, slot) => ({ slot, after: from[slot] ?? 0, upTo: writes })).filter((run) => run.upTo > run.after);
+    const writes = runs.reduce((sum, run) => sum + run.upTo - run.after, 0);
+    if (writes > MAX_CATCH_UP_WRITES) return null;
+    if (writes === 0) return 0;
+    const since = runs.map(() => '(wl.slot = ? AND wl.seq > ? AND wl.seq <= ?)').join(' OR ');
+    const params = runs.flatMap((run) => [run.slot, run.after, run.upTo]);
     const [log] = await this.dataSource.query(
-      'SELECT COUNT(DISTINCT version) AS writes, COALESCE(SUM(CASE WHEN event_id = 0 THEN 1 ELSE 0 END), 0) AS others FROM write_log WHERE version > ? AND version <= ?',
-      [from, to],
+      `SELECT COUNT(*) AS writes, COALESCE(SUM(others), 0) AS others FROM (SELECT wl.slot, wl.seq, MAX(CASE WHEN wl.event_id = 0 THEN 1 ELSE 0 END) AS others FROM write_log wl WHERE ${since} GROUP BY wl.slot, wl.seq) w`,
+      params,
     );
-    if (Number(log.writes) !== to - from || Number(log.others) > 0) return null;
-    return this.filtered(filter).andWhere('e.id IN (SELECT wl.event_id FROM write_log wl WHERE wl.version > :from AND wl.version <= :to)', range).getCount();
+    if (Number(log.writes) !== writes || Number(log.others) > 0) return null;
+    const named = Object.fromEntries(params.map((value, index) => [`wl${index}`, value]));
+    let index = 0;
+    const condition = runs.map(() => `(wl.slot = :wl${index++} AND wl.seq > :wl${index++} AND wl.seq <= :wl${index++})`).join(' OR ');
+    return this.filtered(filter).andWhere(`e.id IN (SELECT wl.event_id FROM write_log wl WHERE ${condition})`, named).getCount();
   }
 
   /**

@@ -633,7 +633,9 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     if (termIds.length === 0) return;
     // Term answers carry their counts (and terms named in the write may have been created): their version moves on.
     markChanged(manager, 'terms');
-    await this.termRepository.setCounts(manager, await this.events.termCounts(manager, [...new Set(termIds)]));
+    const ids = [...new Set(termIds)];
+    await this.termRepository.lockForCount(manager, ids);
+    await this.termRepository.setCounts(manager, await this.events.termCounts(manager, ids));
   }
 
   /** Venue/organizer items of a write: existing ids, or new records created in the same transaction. */

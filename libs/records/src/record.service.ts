@@ -119,7 +119,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     this.markPart(manager);
     const caller = context.caller;
     if (!can.createRecords(caller) || !caller) throw ApiException.notLoggedIn();
-    await this.assertAuthorExists(input.author);
+    await this.assertAuthorExists(input.author, manager);
     const authorId = this.checkAuthor(input.author, context, caller.id);
     const record = manager.getRepository(this.kind.entity).create();
     record.authorId = authorId;
@@ -249,8 +249,8 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   }
 
   /** `author` names an existing user: a parameter check, so it comes before record lookups and permissions. */
-  private async assertAuthorExists(requested: number | undefined): Promise<void> {
-    if (requested !== undefined && !(await this.deps.users.findById(requested))) throw ApiException.invalidParams({ author: 'must be the id of an existing user' });
+  private async assertAuthorExists(requested: number | undefined, manager?: EntityManager): Promise<void> {
+    if (requested !== undefined && !(await this.deps.users.findById(requested, manager))) throw ApiException.invalidParams({ author: 'must be the id of an existing user' });
   }
 
   /** Only editors and administrators may make someone else the author. */
@@ -269,7 +269,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
 
   /** Venues and organizers have data versions of their own (kept renderings of them follow their writes). */
   private markPart(manager: EntityManager): void {
-    if (this.kind.path in DATA_PARTS) markChanged(manager, this.kind.path as DataPart);
+    if ((DATA_PARTS as readonly string[]).includes(this.kind.path)) markChanged(manager, this.kind.path as DataPart);
   }
 
   /** Gives the changes of a write a new `revision` where the kind keeps one (RecordKind.revised). */

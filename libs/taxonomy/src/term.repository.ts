@@ -104,9 +104,9 @@ export class TermRepository {
   }
 
   /** Which of `ids` are terms of the taxonomy. */
-  async existingIds(taxonomy: Taxonomy, ids: number[]): Promise<Set<number>> {
+  async existingIds(taxonomy: Taxonomy, ids: number[], manager: EntityManager = this.terms.manager): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.terms.find({ select: { id: true }, where: { taxonomy, id: In(ids) } });
+    const rows = await manager.getRepository(TermEntity).find({ select: { id: true }, where: { taxonomy, id: In(ids) } });
     return new Set(rows.map((row) => row.id));
   }
 
@@ -170,6 +170,17 @@ export class TermRepository {
       );
     const rows = await qb.getRawMany<{ id: number; slug: string; name: string | null; lang: string }>();
     return rows.map((row) => ({ ...row, id: Number(row.id) }));
+  }
+
+  /**
+   * Locks the rows of terms whose counts a write is about to compute again, in id order (MySQL; SQLite runs one
+   * write at a time). Writes run in READ COMMITTED: a count taken after the lock sees every write that set these
+   * counts before, so concurrent writes to events of one term cannot leave it a count that misses one of them.
+   */
+  async lockForCount(manager: EntityManager, ids: number[]): Promise<void> {
+    if (ids.length === 0 || manager.connection.options.type !== 'mysql') return;
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    await manager.query(`SELECT id FROM terms WHERE id IN (${sorted.map(() => '?').join(', ')}) ORDER BY id FOR UPDATE`, sorted);
   }
 
   /** Sets the published-event counts of terms, computed by the owner of the event links. */

@@ -173,7 +173,7 @@ export class TermService {
    */
   async resolveForWrite(manager: EntityManager, taxonomy: Taxonomy, items: (number | string)[], context: RequestContext, param: string): Promise<number[]> {
     const numbers = items.filter((item): item is number => typeof item === 'number');
-    const known = await this.repository.existingIds(taxonomy, numbers);
+    const known = await this.repository.existingIds(taxonomy, numbers, manager);
     const missingIds = numbers.filter((id) => !known.has(id));
     if (missingIds.length > 0) throw ApiException.invalidParams({ [param]: `must name existing ${TAXONOMIES[taxonomy].path}; unknown ids: ${missingIds.join(', ')}` });
     const texts = items.filter((item): item is string => typeof item === 'string');
@@ -233,7 +233,7 @@ export class TermService {
   /** A parent must be 0 or an existing category that is not the term itself nor one of its descendants. */
   private async checkParent(manager: EntityManager, termId: number, parent: number): Promise<number> {
     if (parent === 0) return 0;
-    const exists = (await this.repository.existingIds('category', [parent])).size > 0;
+    const exists = (await this.repository.existingIds('category', [parent], manager)).size > 0;
     if (!exists) throw ApiException.invalidParams({ parent: 'must be 0 or the id of an existing category' });
     if (termId !== 0 && (await this.repository.ancestors(manager, parent)).includes(termId)) {
       throw ApiException.invalidParams({ parent: 'must not be the category itself or one of its descendants' });

@@ -31,7 +31,7 @@ describe('npm run seed', () => {
         { kind: 'organizer', n: 10 },
         { kind: 'venue', n: 20 },
       ]);
-      expect(db.prepare('SELECT id, version FROM data_version ORDER BY id').all()).toEqual([1, 2, 3, 4].map((id) => ({ id, version: 1 })));
+      expect(db.prepare('SELECT SUM(writes) AS writes, SUM(venues) AS venues, SUM(organizers) AS organizers, SUM(terms) AS terms FROM version_slots').get()).toEqual({ writes: 1, venues: 1, organizers: 1, terms: 1 });
     } finally {
       db.close();
     }

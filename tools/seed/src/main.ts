@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '@calendar/shared/config';
-import { buildDataSourceOptions } from '@calendar/shared/database';
+import { BUMP_VERSIONS, buildDataSourceOptions } from '@calendar/shared/database';
 import { ORGANIZER_SEARCH_FIELDS } from '@calendar/organizer';
 import { recordSearchEntries } from '@calendar/shared/search';
 import { VENUE_SEARCH_FIELDS } from '@calendar/venue';
@@ -127,7 +127,7 @@ async function main(argv: string[]): Promise<void> {
     const [longest] = await dataSource.query(`SELECT COALESCE(MAX(${span}), 0) AS seconds FROM events`);
     await dataSource.query('UPDATE event_span SET max_seconds = ? WHERE id = 1 AND max_seconds < ?', [Number(longest.seconds), Number(longest.seconds)]);
     // Every data version moves on, as after any write: a service running on this database answers anew.
-    await dataSource.query('UPDATE data_version SET version = version + 1');
+    await dataSource.query(BUMP_VERSIONS);
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     process.stdout.write(`${JSON.stringify({ database: config.database.type, seed, events, venues: sizes.venues, organizers: sizes.organizers, tags: sizes.tags, seconds })}\n`);
   } finally {

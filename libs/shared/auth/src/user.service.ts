@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Role } from '@calendar/shared/http';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { UserEntity } from './entities/user.entity';
 import { ROLES } from './permissions';
 
@@ -24,8 +24,9 @@ export class UserService {
     return this.users.findOne({ where: { login } });
   }
 
-  findById(id: number): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { id } });
+  /** `manager`: the transaction of a write that asks (its queries must stay on its connection). */
+  findById(id: number, manager: EntityManager = this.users.manager): Promise<UserEntity | null> {
+    return manager.getRepository(UserEntity).findOne({ where: { id } });
   }
 
   list(): Promise<UserEntity[]> {

@@ -2,6 +2,8 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { MIGRATIONS } from './migrations';
 import { SearchTokens1767571200000 } from './migrations/1767571200000-search-tokens';
+import { VersionSlots1768262400000 } from './migrations/1768262400000-version-slots';
+import { VERSION_SLOTS } from './data-version';
 
 describe('migrations', () => {
   it('build the schema and take it down again on SQLite', async () => {
@@ -9,13 +11,12 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
       expect(await tables()).toEqual([
         'api_tokens',
-        'data_version',
         'event_organizers',
         'event_span',
         'event_terms',
@@ -33,9 +34,10 @@ describe('migrations', () => {
         'users',
         'venue_translations',
         'venues',
+        'version_slots',
         'write_log',
       ]);
-      expect(await dataSource.query('SELECT id, version FROM data_version ORDER BY id')).toEqual([1, 2, 3, 4].map((id) => ({ id, version: 0 })));
+      expect(await dataSource.query('SELECT COUNT(*) AS slots, SUM(writes + venues + organizers + terms) AS versions FROM version_slots')).toEqual([{ slots: VERSION_SLOTS, versions: 0 }]);
       expect(await dataSource.showMigrations()).toBe(false);
       for (let i = 0; i < applied.length; i++) await dataSource.undoLastMigration({ transaction: 'each' });
       expect(await tables()).toEqual(['schema_migrations']);
@@ -96,5 +98,40 @@ describe('buildDataSourceOptions', () => {
     expect(mysql).toMatchObject({ type: 'mysql', url: 'mysql://root@db:3306/calendar', timezone: 'Z', charset: 'utf8mb4_unicode_ci', synchronize: false });
     const sqlite = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
     expect(sqlite).toMatchObject({ type: 'better-sqlite3', database: ':memory:', synchronize: false, migrationsTableName: 'schema_migrations' });
+  });
+});
+
+describe('the version slots migration', () => {
+  it('carries the versions of the single row on in slot 0, and gives them back as they summed when undone', async () => {
+    const options = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
+    const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(VersionSlots1768262400000)) });
+    await dataSource.initialize();
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+      await dataSource.query('UPDATE data_version SET version = id * 10 + 1');
+      await dataSource.query('INSERT INTO write_log (version, event_id) VALUES (11, 0)');
+      const slots = new VersionSlots1768262400000();
+      const runner = dataSource.createQueryRunner();
+      try {
+        await slots.up(runner);
+        expect(await dataSource.query('SELECT slot, writes, venues, organizers, terms FROM version_slots WHERE writes + venues + organizers + terms > 0')).toEqual([
+          { slot: 0, writes: 11, venues: 21, organizers: 31, terms: 41 },
+        ]);
+        expect(await dataSource.query('SELECT COUNT(*) AS slots FROM version_slots')).toEqual([{ slots: VERSION_SLOTS }]);
+        expect(await dataSource.query('SELECT COUNT(*) AS n FROM write_log')).toEqual([{ n: 0 }]);
+        await dataSource.query('UPDATE version_slots SET writes = writes + 1, terms = terms + 1 WHERE slot = 5');
+        await slots.down(runner);
+        expect(await dataSource.query('SELECT id, version FROM data_version ORDER BY id')).toEqual([
+          { id: 1, version: 12 },
+          { id: 2, version: 21 },
+          { id: 3, version: 31 },
+          { id: 4, version: 42 },
+        ]);
+      } finally {
+        await runner.release();
+      }
+    } finally {
+      await dataSource.destroy();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
-import { DatabaseDataVersion } from './data-version';
-import { markChanged, markOnlyAdded, TransactionRunner, WRITE_LOG_VERSIONS } from './transaction';
+import { DatabaseDataVersion, VERSION_SLOTS } from './data-version';
+import { markChanged, markOnlyAdded, slotFor, TransactionRunner, WRITE_LOG_PER_SLOT } from './transaction';
 
 describe('TransactionRunner and the data versions', () => {
   let dataSource: DataSource;
@@ -15,21 +15,25 @@ describe('TransactionRunner and the data versions', () => {
   it('moves the global version on with every write, and the versions of the parts a write marks', async () => {
     const runner = new TransactionRunner(dataSource);
     const versions = new DatabaseDataVersion(dataSource);
-    expect(await versions.read()).toEqual({ global: 0, parts: { venues: 0, organizers: 0, terms: 0 } });
+    const none = new Array(VERSION_SLOTS).fill(0);
+    expect(await versions.read()).toEqual({ global: 0, parts: { venues: 0, organizers: 0, terms: 0 }, slots: none });
     await runner.run(async () => undefined);
     await runner.run(async (manager) => {
       markChanged(manager, 'terms');
       markChanged(manager, 'venues');
       markChanged(manager, 'terms');
     });
-    expect(await versions.read()).toEqual({ global: 2, parts: { venues: 1, organizers: 0, terms: 1 } });
+    const after = await versions.read();
+    expect(after).toEqual({ global: 2, parts: { venues: 1, organizers: 0, terms: 1 }, slots: expect.any(Array) });
+    // Each write moved one slot on.
+    expect(after.slots.reduce((sum, writes) => sum + writes, 0)).toBe(2);
     await expect(
       runner.run(async (manager) => {
         markChanged(manager, 'organizers');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    expect(await versions.read()).toEqual({ global: 2, parts: { venues: 1, organizers: 0, terms: 1 } });
+    expect(await versions.read()).toEqual(after);
     expect(await versions.current()).toBe(2);
   });
 
@@ -56,10 +60,9 @@ describe('TransactionRunner and the data versions', () => {
     expect([tries, await versions.current()]).toEqual([4, before + 1]);
   });
 
-  it('logs each write under its version: the events it only added, or event 0; and forgets old versions', async () => {
+  it('logs each write under its slot and count: the events it only added, or event 0; and forgets old writes', async () => {
     const runner = new TransactionRunner(dataSource);
-    const versions = new DatabaseDataVersion(dataSource);
-    const start = await versions.current();
+    await dataSource.query('DELETE FROM write_log');
     await runner.run(async (manager) => {
       markOnlyAdded(manager, 41);
       markOnlyAdded(manager, 42);
@@ -71,15 +74,38 @@ describe('TransactionRunner and the data versions', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    const log = () => dataSource.query('SELECT version, event_id FROM write_log WHERE version > ? ORDER BY version, event_id', [start]);
-    expect(await log()).toEqual([
-      { version: start + 1, event_id: 41 },
-      { version: start + 1, event_id: 42 },
-      { version: start + 2, event_id: 0 },
-    ]);
-    await dataSource.query('UPDATE data_version SET version = ? WHERE id = 1', [WRITE_LOG_VERSIONS + 63]);
+    const slots: { slot: number; writes: number }[] = await dataSource.query('SELECT slot, writes FROM version_slots');
+    const log: { slot: number; seq: number; event_id: number }[] = await dataSource.query('SELECT slot, seq, event_id FROM write_log ORDER BY event_id DESC');
+    // Each write's rows carry its slot and the count it moved that slot to.
+    expect(log.map((row) => row.event_id)).toEqual([42, 41, 0]);
+    expect(log[0].slot === log[1].slot && log[0].seq === log[1].seq).toBe(true);
+    for (const row of log) expect(slots.find((slot) => slot.slot === row.slot)?.writes).toBeGreaterThanOrEqual(row.seq);
+    expect(new Set(log.map((row) => `${row.slot}:${row.seq}`)).size).toBe(2);
+    // Every 16th write of a slot, that slot's rows more than WRITE_LOG_PER_SLOT behind go.
+    await dataSource.query('UPDATE version_slots SET writes = ?', [WRITE_LOG_PER_SLOT + 15]);
+    await dataSource.query('DELETE FROM write_log');
+    for (let slot = 0; slot < VERSION_SLOTS; slot++) await dataSource.query('INSERT INTO write_log (slot, seq, event_id) VALUES (?, 16, 0), (?, 17, 0)', [slot, slot]);
     await runner.run(async () => undefined);
-    // Every 64th version, rows more than WRITE_LOG_VERSIONS behind go.
-    expect(await log()).toEqual([{ version: WRITE_LOG_VERSIONS + 64, event_id: 0 }]);
+    const [{ written }] = await dataSource.query(`SELECT slot AS written FROM version_slots WHERE writes = ${WRITE_LOG_PER_SLOT + 16}`);
+    expect(await dataSource.query('SELECT seq FROM write_log WHERE slot = ? ORDER BY seq', [written])).toEqual([{ seq: 17 }, { seq: WRITE_LOG_PER_SLOT + 16 }]);
+    expect(await dataSource.query('SELECT COUNT(*) AS n FROM write_log WHERE slot <> ? AND seq <= 17', [written])).toEqual([{ n: 2 * (VERSION_SLOTS - 1) }]);
+  });
+
+  it('refuses a query a write would send on another connection than its transaction, and allows it after', async () => {
+    const runner = new TransactionRunner(dataSource);
+    await expect(runner.run(() => dataSource.query('SELECT 1 AS one'))).rejects.toThrow('A query inside a write transaction must go through its manager, not through another connection');
+    expect(await runner.run((manager) => manager.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
+    expect(await dataSource.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it('gives each node of a cluster its own slots, and spreads writes over them', () => {
+    const taken = (node: number, nodes: number) => new Set(Array.from({ length: 2000 }, () => slotFor(node, nodes)));
+    const everyThird = (first: number) => Array.from({ length: VERSION_SLOTS }, (_, slot) => slot).filter((slot) => slot % 3 === first);
+    expect([...taken(1, 3)].sort((a, b) => a - b)).toEqual(everyThird(0));
+    expect([...taken(2, 3)].sort((a, b) => a - b)).toEqual(everyThird(1));
+    expect([...taken(3, 3)].sort((a, b) => a - b)).toEqual(everyThird(2));
+    expect(taken(1, 1).size).toBe(VERSION_SLOTS);
+    // More nodes than slots: still a slot.
+    expect([...taken(40, 64)]).toEqual([39 % VERSION_SLOTS]);
   });
 });

@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DATA_PARTS, DataPart, isDeadlock, isUniqueViolation } from '@calendar/shared/http';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomInt } from 'node:crypto';
+import { DataPart, isDeadlock, isUniqueViolation } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
+import { VERSION_SLOTS } from './data-version';
+import { isGaleraNode } from './galera';
 import { markCommitted } from './idempotency';
 
 /** The parts of the data a running transaction changes, besides the global version every write moves on. */
@@ -29,17 +33,51 @@ export function markOnlyAdded(manager: EntityManager, eventId: number): void {
   addedEvents.set(manager, [...(addedEvents.get(manager) ?? []), eventId]);
 }
 
-/** How many versions back the write log reaches; older kept totals are counted again in full. */
-export const WRITE_LOG_VERSIONS = 4096;
+/** How many writes back the write log reaches in each slot; older kept totals are counted again in full. */
+export const WRITE_LOG_PER_SLOT = 128;
 
 /** How often a write is run again whole when a concurrent one got in its way. */
 export const WRITE_ATTEMPTS = 12;
 
+/** Set while a write's work runs: its queries must all go through its transaction's manager. */
+const insideWrite = new AsyncLocalStorage<true>();
+
+/** The data sources whose connections are guarded (see `guardConnections`). */
+const guarded = new WeakSet<DataSource>();
+
 /**
- * Runs a write as one transaction, and moves the data version on in that same transaction so that every
- * instance's caches see the write on their next read; the write log gets the transaction's row(s) under the new
- * version. SQLite has one connection, so writes are queued to keep
- * two transactions from interleaving on it; MySQL runs them concurrently on pooled connections.
+ * Makes a query that a write would send on another connection than its transaction's (through the data source or
+ * a repository instead of the transaction's manager) an error. Such a query does not see what the write did
+ * so far, and it waits for a free connection of the pool while holding one: as many simultaneous writes as the
+ * pool has connections would all wait for ever.
+ */
+export function guardConnections(dataSource: DataSource): void {
+  if (guarded.has(dataSource)) return;
+  guarded.add(dataSource);
+  const create = dataSource.createQueryRunner.bind(dataSource);
+  dataSource.createQueryRunner = (...args: Parameters<DataSource['createQueryRunner']>) => {
+    if (insideWrite.getStore()) throw new Error('A query inside a write transaction must go through its manager, not through another connection');
+    return create(...args);
+  };
+}
+
+/**
+ * The version slot a write takes. On a Galera node, one of the slots of that node: the cluster numbers its nodes
+ * (`auto_increment_offset` of `auto_increment_increment`, set by `wsrep_auto_increment_control`) and node n takes
+ * the slots n - 1, n - 1 + nodes, ...; so writes through different nodes never write the same version row, and
+ * never fail certification on it. Elsewhere any slot.
+ */
+export function slotFor(node = 1, nodes = 1): number {
+  const first = (node - 1) % VERSION_SLOTS;
+  const step = Math.max(1, Math.min(nodes, VERSION_SLOTS));
+  return first + step * randomInt(Math.ceil((VERSION_SLOTS - first) / step));
+}
+
+/**
+ * Runs a write as one transaction, and moves the data versions on in that same transaction so that every
+ * instance's caches see the write on their next read; the write log gets the transaction's row(s) under its slot
+ * and the slot's new count. SQLite has one connection, so writes are queued to keep two transactions from
+ * interleaving on it; MySQL runs them concurrently on pooled connections.
  *
  * On MySQL two concurrent writes can each choose a value that only one of them may keep (the first free slug
  * of a title) or deadlock. Such a write is run again whole, in a new transaction that sees what the other one
@@ -48,11 +86,15 @@ export const WRITE_ATTEMPTS = 12;
  */
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Whether the server is a Galera node (asked once, at the first write). */
+  private galera?: Promise<boolean>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly attempts = WRITE_ATTEMPTS,
-  ) {}
+  ) {
+    guardConnections(dataSource);
+  }
 
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
@@ -68,21 +110,38 @@ export class TransactionRunner {
 
   private once<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const write = (manager: EntityManager) =>
-      work(manager).then(async (result) => {
+      insideWrite.run(true, () => work(manager)).then(async (result) => {
         await markCommitted(manager, result);
-        // The global row and those of the parts changed, in one statement at the end (rows always taken in the
-        // same order, so that two writes never wait on each other's version rows the other way round).
-        const rows = [1, ...[...(changedParts.get(manager) ?? [])].map((part) => DATA_PARTS[part])].sort((a, b) => a - b);
-        await manager.query(`UPDATE data_version SET version = version + 1 WHERE id IN (${rows.join(', ')})`);
-        const [{ version }] = await manager.query('SELECT version FROM data_version WHERE id = 1');
-        const events = addedEvents.get(manager) ?? [0];
-        await manager.query(`INSERT INTO write_log (version, event_id) VALUES ${events.map(() => '(?, ?)').join(', ')}`, events.flatMap((id) => [version, id]));
-        if (Number(version) % 64 === 0) await manager.query('DELETE FROM write_log WHERE version <= ?', [Number(version) - WRITE_LOG_VERSIONS]);
+        await this.log(manager);
         return result;
       });
-    if (this.dataSource.options.type === 'mysql') return this.dataSource.transaction(write);
+    // READ COMMITTED: each statement sees every write committed before it, so a value computed again after taking
+    // a lock (a term's count) sees the write that held it. SQLite runs one write at a time.
+    if (this.dataSource.options.type === 'mysql') return this.dataSource.transaction('READ COMMITTED', write);
     const result = this.queue.then(() => this.dataSource.transaction(write));
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /** The end of every write: its slot's counts move on (the global one and those of the parts it changed), and the log. */
+  private async log(manager: EntityManager): Promise<void> {
+    const slot = await this.slot(manager);
+    const parts = [...(changedParts.get(manager) ?? [])].map((part) => `, ${part} = ${part} + 1`).join('');
+    await manager.query(`UPDATE version_slots SET writes = writes + 1${parts} WHERE slot = ?`, [slot]);
+    // The row is this transaction's until it ends: the count read is the one it wrote.
+    const [{ writes }] = await manager.query('SELECT writes FROM version_slots WHERE slot = ?', [slot]);
+    const seq = Number(writes);
+    const events = addedEvents.get(manager) ?? [0];
+    await manager.query(`INSERT INTO write_log (slot, seq, event_id) VALUES ${events.map(() => '(?, ?, ?)').join(', ')}`, events.flatMap((id) => [slot, seq, id]));
+    if (seq % 16 === 0) await manager.query('DELETE FROM write_log WHERE slot = ? AND seq <= ?', [slot, seq - WRITE_LOG_PER_SLOT]);
+  }
+
+  private async slot(manager: EntityManager): Promise<number> {
+    if (this.dataSource.options.type !== 'mysql') return slotFor();
+    // Asked on the transaction's own connection: the pool may have none free until the transaction ends.
+    this.galera ??= isGaleraNode((sql) => manager.query(sql));
+    if (!(await this.galera)) return slotFor();
+    const [row] = await manager.query('SELECT @@auto_increment_offset AS node, @@auto_increment_increment AS nodes');
+    return slotFor(Number(row.node), Number(row.nodes));
   }
 }

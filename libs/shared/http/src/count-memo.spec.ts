@@ -4,7 +4,7 @@ import { DataVersions, DataVersionSource } from './response-cache';
 class Versions extends DataVersionSource {
   version = 1;
   async read(): Promise<DataVersions> {
-    return { global: this.version, parts: {} };
+    return { global: this.version, parts: {}, slots: [this.version] };
   }
 }
 
@@ -47,10 +47,10 @@ describe('CountMemo', () => {
     let reads = 0;
     versions.read = async () => {
       reads += 1;
-      return { global: 4, parts: {} };
+      return { global: 4, parts: {}, slots: [4] };
     };
     const memo = new CountMemo(versions, 10);
-    const read = (global: number) => ({ dataVersions: Promise.resolve({ global, parts: {} }) });
+    const read = (global: number) => ({ dataVersions: Promise.resolve({ global, parts: {}, slots: [global] }) });
     expect(await memo.count('a', async () => 8, read(4))).toBe(8);
     expect(await memo.count('a', async () => 9, read(4))).toBe(8);
     expect(await memo.count('a', async () => 9, read(5))).toBe(9);
@@ -58,7 +58,7 @@ describe('CountMemo', () => {
     const request: { dataVersions?: Promise<unknown> } = {};
     expect(await memo.count('a', async () => 10, request)).toBe(10);
     expect(await memo.count('b', async () => 11, request)).toBe(11);
-    expect([reads, await request.dataVersions]).toEqual([1, { global: 4, parts: {} }]);
+    expect([reads, await request.dataVersions]).toEqual([1, { global: 4, parts: {}, slots: [4] }]);
   });
 
   it('counts every time when off', async () => {
@@ -69,16 +69,16 @@ describe('CountMemo', () => {
   });
 
   describe('countSince', () => {
-    const at = (global: number) => ({ dataVersions: Promise.resolve({ global, parts: {} }) });
+    const at = (...slots: number[]) => ({ dataVersions: Promise.resolve({ global: slots.reduce((sum, writes) => sum + writes, 0), parts: {}, slots }) });
 
     it('keeps a count under the version it was taken at, and catches up over later writes when it can', async () => {
       const memo = new CountMemo(new Versions(), 10);
       const calls: string[] = [];
       const counted = (count: number, version: number) => async () => {
         calls.push(`count@${version}`);
-        return { count, version };
+        return { count, slots: [version] };
       };
-      const catchUp = (change: number | null) => async (from: number, to: number) => {
+      const catchUp = (change: number | null) => async (from: readonly number[], to: readonly number[]) => {
         calls.push(`catch up ${from}..${to}`);
         return change;
       };
@@ -95,10 +95,32 @@ describe('CountMemo', () => {
       expect(calls).toEqual(['count@3', 'catch up 3..5', 'catch up 5..7', 'count@7', 'count@6']);
     });
 
+    it('catches up over the writes of every slot, and only from a state the current one holds', async () => {
+      const memo = new CountMemo(new Versions(), 10);
+      const calls: string[] = [];
+      const counted = (count: number, ...slots: number[]) => async () => {
+        calls.push(`count@${slots.join(',')}`);
+        return { count, slots };
+      };
+      const catchUp = async (from: readonly number[], to: readonly number[]) => {
+        calls.push(`catch up ${from.join(',')}..${to.join(',')}`);
+        return 1;
+      };
+      expect(await memo.countSince('a', at(2, 1), counted(10, 2, 1), catchUp)).toBe(10);
+      expect(await memo.countSince('a', at(2, 3), counted(99, 2, 3), catchUp)).toBe(11);
+      // More writes in all, yet slot 0 behind the kept total's: not the same history (a reset), counted again.
+      expect(await memo.countSince('a', at(1, 9), counted(4, 1, 9), catchUp)).toBe(4);
+      // A total counted without the slots (null) is kept under the version the request read, and never caught up.
+      expect(await memo.countSince('b', at(5, 5), async () => ({ count: 7, slots: null }), catchUp)).toBe(7);
+      expect(await memo.countSince('b', at(5, 5), counted(99, 5, 5), catchUp)).toBe(7);
+      expect(await memo.countSince('b', at(6, 5), counted(8, 6, 5), catchUp)).toBe(8);
+      expect(calls).toEqual(['count@2,1', 'catch up 2,1..2,3', 'count@1,9', 'count@6,5']);
+    });
+
     it('counts every time when off', async () => {
       const memo = new CountMemo(new Versions(), 0);
       let counts = 0;
-      for (let i = 0; i < 2; i++) await memo.countSince('a', at(1), async () => ({ count: ++counts, version: 1 }), async () => 0);
+      for (let i = 0; i < 2; i++) await memo.countSince('a', at(1), async () => ({ count: ++counts, slots: [1] }), async () => 0);
       expect(counts).toBe(2);
     });
   });

@@ -1,4 +1,4 @@
-import { dataVersionFor, DataVersionSource } from './response-cache';
+import { dataVersionsFor, DataVersionSource } from './response-cache';
 
 /**
  * List totals kept per filter and data version. A total is exact for the data version it was counted at; every
@@ -9,7 +9,7 @@ import { dataVersionFor, DataVersionSource } from './response-cache';
  * Identical counts asked at the same moment share one query. The map is bounded by entries, oldest first out.
  */
 export class CountMemo {
-  private readonly entries = new Map<string, { version: number; count: number }>();
+  private readonly entries = new Map<string, { version: number; slots?: readonly number[]; count: number }>();
   private readonly pending = new Map<string, Promise<number>>();
 
   constructor(
@@ -23,42 +23,51 @@ export class CountMemo {
    */
   async count(key: string, compute: () => Promise<number>, request: object = {}): Promise<number> {
     if (this.capacity === 0) return compute();
-    return this.countSince(key, request, async (version) => ({ count: await compute(), version }), async () => null);
+    return this.countSince(key, request, async () => ({ count: await compute(), slots: null }), async () => null);
   }
 
   /**
    * A total that catches up with writes instead of being counted again after each: `counted` gives a count together
-   * with the global version it was taken at (one statement, so that the two agree exactly); after writes,
-   * `catchUp(from, to)` gives the change of the total between the two versions when it can be had without a full
-   * count (the writes only added events: count those), or null, and the total is then counted again. `counted`
-   * is given the version the request read.
+   * with the slots' counts of writes it was taken at (`DataVersions.slots`, read in the same statement so that the
+   * two agree exactly; null: the version the request read); after writes, `catchUp(from, to)` gives the change of
+   * the total between the two states when it can be had without a full count (the writes only added events: count
+   * those), or null, and the total is then counted again.
    */
   async countSince(
     key: string,
     request: object,
-    counted: (requestVersion: number) => Promise<{ count: number; version: number }>,
-    catchUp: (from: number, to: number) => Promise<number | null>,
+    counted: () => Promise<{ count: number; slots: readonly number[] | null }>,
+    catchUp: (from: readonly number[], to: readonly number[]) => Promise<number | null>,
   ): Promise<number> {
-    const version = await dataVersionFor(request, this.versions);
-    if (this.capacity === 0) return (await counted(version)).count;
+    const current = await dataVersionsFor(request, this.versions);
+    if (this.capacity === 0) return (await counted()).count;
+    const version = current.global;
     const found = this.entries.get(key);
     if (found?.version === version) return found.count;
     const flightKey = `${version}\u0000${key}`;
     const running = this.pending.get(flightKey);
     if (running) return running;
     const counting = (async () => {
-      const change = found && found.version < version ? await catchUp(found.version, version) : null;
-      const result = found && change !== null ? { count: found.count + change, version } : await counted(version);
+      // Catching up needs the writes since the kept total: every slot's count then is at most the current one.
+      const from = found && found.version < version && found.slots?.every((writes, slot) => writes <= (current.slots[slot] ?? 0)) ? found.slots : undefined;
+      const change = from ? await catchUp(from, current.slots) : null;
+      const result = found && change !== null ? { count: found.count + change, version, slots: current.slots } : await this.taken(counted, current.global);
       // Kept under the version it is exact for, unless a newer one is kept meanwhile.
       const kept = this.entries.get(key);
       if (!kept || kept.version <= result.version) {
         this.entries.delete(key);
-        this.entries.set(key, { version: result.version, count: result.count });
+        this.entries.set(key, result);
         if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
       }
       return result.count;
     })().finally(() => this.pending.delete(flightKey));
     this.pending.set(flightKey, counting);
     return counting;
+  }
+
+  /** A full count with the version it is exact for: the one it was taken at, else the one the request read. */
+  private async taken(counted: () => Promise<{ count: number; slots: readonly number[] | null }>, read: number): Promise<{ count: number; version: number; slots?: readonly number[] }> {
+    const { count, slots } = await counted();
+    return slots ? { count, version: slots.reduce((sum, writes) => sum + writes, 0), slots } : { count, version: read };
   }
 }

@@ -8,7 +8,7 @@ class Versions extends DataVersionSource {
   reads = 0;
   async read(): Promise<DataVersions> {
     this.reads += 1;
-    return { global: this.version, parts: { venues: this.venues } };
+    return { global: this.version, parts: { venues: this.venues }, slots: [this.version] };
   }
 }
 

@@ -5,20 +5,32 @@ import { JsonText, TextAnswer } from './json-text';
 import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
 /**
- * Parts of the data with a version of their own besides the global one, by their row in `data_version`: a write
- * that changes venues, organizers or terms moves their version on too, so that what is kept of them (rendered
- * fragments) outlives writes to other records.
+ * Parts of the data with a version of their own besides the global one: a write that changes venues, organizers
+ * or terms moves their version on too, so that what is kept of them (rendered fragments) outlives writes to other
+ * records.
  */
-export const DATA_PARTS = { venues: 2, organizers: 3, terms: 4 } as const;
-export type DataPart = keyof typeof DATA_PARTS;
+export const DATA_PARTS = ['venues', 'organizers', 'terms'] as const;
+export type DataPart = (typeof DATA_PARTS)[number];
 
-/** The global data version and those of the parts. */
+/**
+ * The data versions as one read saw them. Every write transaction moves one of several counters on (a slot, see
+ * `version_slots`), so that concurrent writes do not all wait on one row; the versions are their sums.
+ */
 export interface DataVersions {
+  /**
+   * The number of writes the read sees. Reads see the writes in the order they were committed, so two reads
+   * with the same number saw the same data: answers are kept under it.
+   */
   global: number;
   parts: Partial<Record<DataPart, number>>;
+  /**
+   * The global counter of each slot: which writes the read sees, write by write (a write is its slot and the
+   * slot's counter after it), as the write log records them.
+   */
+  slots: readonly number[];
 }
 
-/** Where the current data versions come from (the database; every write transaction moves the global one on). */
+/** Where the current data versions come from (the database; every write transaction moves them on). */
 export abstract class DataVersionSource {
   abstract read(): Promise<DataVersions>;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { mysqlServerUrl } from './mysql-server';
-import { buildDataSourceOptions } from '@calendar/shared/database';
+import { BUMP_VERSIONS, buildDataSourceOptions } from '@calendar/shared/database';
 import { DataSource, DataSourceOptions } from 'typeorm';
 
 export type Engine = 'sqlite' | 'mysql';
@@ -40,7 +40,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
  */
 export async function resetDatabase(dataSource: DataSource): Promise<void> {
   await bumpDataVersion(dataSource);
-  // The tables of the entities, and those the service writes without one (`data_version` and `event_span` keep
+  // The tables of the entities, and those the service writes without one (`version_slots` and `event_span` keep
   // their rows: they only grow).
   const tables = [...dataSource.entityMetadatas.map((metadata) => metadata.tableName), 'idempotency_keys'];
   if (dataSource.options.type === 'mysql') {
@@ -68,7 +68,7 @@ export async function createMigratedSqlite(entities: DataSourceOptions['entities
 async function bumpDataVersion(dataSource: DataSource): Promise<void> {
   const exists =
     dataSource.options.type === 'mysql'
-      ? (await dataSource.query(`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'data_version'`))[0].n > 0
-      : (await dataSource.query(`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'data_version'`))[0].n > 0;
-  if (exists) await dataSource.query('UPDATE data_version SET version = version + 1');
+      ? (await dataSource.query(`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'version_slots'`))[0].n > 0
+      : (await dataSource.query(`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'version_slots'`))[0].n > 0;
+  if (exists) await dataSource.query(BUMP_VERSIONS);
 }
