@@ -292,6 +292,23 @@ describe('events (SPEC §4)', () => {
       expect((await t.request('GET', `${EVENTS}/${draft.id}`)).body.code).toBe('event-not-accessible');
     });
 
+    it('counts a category\'s published events through publication, unpublication and moves, not other edits', async () => {
+      const draft = await event({ title: 'Counted', status: 'draft', categories: 'Music' });
+      const counts = async () => ((await t.request('GET', `${CATEGORIES}?hide_empty=false&orderby=name`)).body.categories as { name: string; count: number }[]).map((term) => `${term.name} ${term.count}`);
+      expect(await counts()).toEqual(['Music 0']);
+      const write = async (json: Record<string, unknown>) => expect((await t.request('PATCH', `${EVENTS}/${draft.id}`, { token: editor.token, json })).status).toBe(200);
+      await write({ title: 'Counted again' });
+      expect(await counts()).toEqual(['Music 0']);
+      await write({ status: 'publish' });
+      expect(await counts()).toEqual(['Music 1']);
+      await write({ title: 'Counted once more' });
+      expect(await counts()).toEqual(['Music 1']);
+      await write({ categories: ['Theatre'] });
+      expect(await counts()).toEqual(['Music 0', 'Theatre 1']);
+      await write({ status: 'draft' });
+      expect(await counts()).toEqual(['Music 0', 'Theatre 0']);
+    });
+
     it('leaves trashed venues out for readers who may not see the trash', async () => {
       const venue = await post(VENUES, { venue: 'Hall' });
       const created = await event({ title: 'At the hall', venue: venue.id });

@@ -580,6 +580,11 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     }
     await this.events.widenSpan(manager, Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
     const seriesTerms = await this.writeSeries(manager, event, input, context, isCreate, previous);
+    // Counts are of published events: a write that keeps the event's terms and whether it is published leaves
+    // them as they were, and does not touch (nor lock) the rows of its terms.
+    const sameTerms = before.length === after.length && before.every((id) => after.includes(id));
+    const samePublished = (previous?.status === 'publish') === (event.status === 'publish');
+    if (sameTerms && samePublished && seriesTerms.length === 0) return;
     await this.recount(manager, [...before, ...after, ...seriesTerms]);
   }
 
