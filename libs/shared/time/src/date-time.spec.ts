@@ -58,14 +58,27 @@ describe('formatWpDateTime', () => {
     expect(formatWpDateTime(new Date('2030-01-01T00:00:00Z'), 'Asia/Kolkata')).toBe('2030-01-01 05:30:00');
     expect(formatWpDateTime(new Date('2030-01-01T00:00:00Z'), (parseTimeZone('UTC-3:30') as TimeZone).zone)).toBe('2029-12-31 20:30:00');
     expect(utcWallClock(new Date('2030-01-01T23:59:59.999Z'))).toBe('2030-01-01 23:59:59');
-    // Every quarter hour over two years in zones with DST on both hemispheres and half-hour offsets.
+    // Over two years in zones with DST on both hemispheres and half-hour offsets: every 75 minutes (a step that
+    // passes through every quarter of the hour), and every quarter hour for three hours on each side of each change.
     for (const name of ['Europe/Paris', 'America/New_York', 'Australia/Sydney', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns']) {
       const zone = (parseTimeZone(name) as TimeZone).zone;
-      for (let ms = Date.UTC(2029, 0, 1); ms < Date.UTC(2031, 0, 1); ms += 15 * 60_000) {
+      const check = (ms: number) => {
         const expected = DateTime.fromMillis(ms, { zone }).toFormat(WP_DATE_TIME_FORMAT);
         const actual = zonedWallClock(new Date(ms), zone);
         if (actual !== expected) expect([name, new Date(ms).toISOString(), actual]).toEqual([name, new Date(ms).toISOString(), expected]);
+      };
+      let changes = 0;
+      let before = zone.offset(Date.UTC(2029, 0, 1));
+      for (let ms = Date.UTC(2029, 0, 1); ms < Date.UTC(2031, 0, 1); ms += 75 * 60_000) {
+        check(ms);
+        const offset = zone.offset(ms);
+        if (offset === before) continue;
+        before = offset;
+        changes += 1;
+        for (let near = ms - 4 * 3_600_000; near <= ms + 3 * 3_600_000; near += 15 * 60_000) check(near);
       }
+      // Four changes in two years where there is DST; none in Kathmandu.
+      expect([name, changes]).toEqual([name, name === 'Asia/Kathmandu' ? 0 : 4]);
     }
   });
 });
