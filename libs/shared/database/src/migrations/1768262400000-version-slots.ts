@@ -1,8 +1,16 @@
-import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
 import { createTable } from './schema-helpers';
 
 /** Rows the versions are spread over (VERSION_SLOTS; fixed here as the migration wrote them). */
 const SLOTS = 32;
+
+const key = (name: string, type: string): TableColumnOptions => ({ name, type, isPrimary: true });
+
+/** The write log anew with these key columns (what it held is of no use under another keying). */
+async function replaceWriteLog(queryRunner: QueryRunner, columns: TableColumnOptions[]): Promise<void> {
+  await queryRunner.dropTable('write_log');
+  await createTable(queryRunner, new Table({ name: 'write_log', columns }));
+}
 
 /**
  * The data versions spread over rows: every write transaction moves one slot's counts on (`writes`, and those of
@@ -29,18 +37,7 @@ export class VersionSlots1768262400000 implements MigrationInterface {
     const rows = Array.from({ length: SLOTS }, (_, slot) => (slot === 0 ? [0, old.writes, old.venues, old.organizers, old.terms].map((value) => Number(value ?? 0)) : [slot, 0, 0, 0, 0]));
     await queryRunner.query(`INSERT INTO version_slots (slot, writes, venues, organizers, terms) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, rows.flat());
     await queryRunner.dropTable('data_version');
-    await queryRunner.dropTable('write_log');
-    await createTable(
-      queryRunner,
-      new Table({
-        name: 'write_log',
-        columns: [
-          { name: 'slot', type: 'integer', isPrimary: true },
-          { name: 'seq', type: 'bigint', isPrimary: true },
-          { name: 'event_id', type: 'integer', isPrimary: true },
-        ],
-      }),
-    );
+    await replaceWriteLog(queryRunner, [key('slot', 'integer'), key('seq', 'bigint'), key('event_id', 'integer')]);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -57,17 +54,7 @@ export class VersionSlots1768262400000 implements MigrationInterface {
     );
     const versions = [sums.writes, sums.venues, sums.organizers, sums.terms].map((value) => Number(value ?? 0));
     await queryRunner.query('INSERT INTO data_version (id, version) VALUES (1, ?), (2, ?), (3, ?), (4, ?)', versions);
-    await queryRunner.dropTable('write_log');
-    await createTable(
-      queryRunner,
-      new Table({
-        name: 'write_log',
-        columns: [
-          { name: 'version', type: 'integer', isPrimary: true },
-          { name: 'event_id', type: 'integer', isPrimary: true },
-        ],
-      }),
-    );
+    await replaceWriteLog(queryRunner, [key('version', 'integer'), key('event_id', 'integer')]);
     await queryRunner.dropTable('version_slots');
   }
 }
