@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
+import { SlugsInFlight } from './slugs-in-flight';
 import { can, UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
 import { markChanged, TransactionRunner } from '@calendar/shared/database';
@@ -53,6 +54,9 @@ export type RecordTarget = { id: number } | { slug: string };
 export abstract class RecordService<E extends RecordEntity, T extends RecordTranslationEntity, R, W extends RecordWriteDto> {
   protected abstract readonly kind: RecordKind<E, T>;
   protected abstract readonly repository: RecordRepository<E, T>;
+
+  /** Slugs chosen by this kind's writes still running (see SlugsInFlight). */
+  private readonly slugsInFlight = new SlugsInFlight();
 
   constructor(protected readonly deps: RecordServiceDeps) {}
 
@@ -319,7 +323,8 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     } else if (input.slug === '' || !translation.slug) {
       const source = translation.name ?? record.translations?.find((row) => row.lang === record.originalLang)?.name ?? '';
       const base = slugFromText(source) || String(record.id);
-      translation.slug = firstFreeSlug(base, await this.repository.slugsLike(manager, language, base, record.id));
+      translation.slug = firstFreeSlug(base, this.slugsInFlight.including(language, await this.repository.slugsLike(manager, language, base, record.id)));
+      this.slugsInFlight.hold(manager, language, translation.slug);
     }
     await repository.save(translation as never);
   }

@@ -33,6 +33,14 @@ export function markOnlyAdded(manager: EntityManager, eventId: number): void {
   addedEvents.set(manager, [...(addedEvents.get(manager) ?? []), eventId]);
 }
 
+/** What to do when a running transaction ends, committed or rolled back (see `onTransactionEnd`). */
+const endings = new WeakMap<EntityManager, (() => void)[]>();
+
+/** Runs `done` once the transaction of `manager` (one run by `TransactionRunner`) has ended, committed or not. */
+export function onTransactionEnd(manager: EntityManager, done: () => void): void {
+  endings.set(manager, [...(endings.get(manager) ?? []), done]);
+}
+
 /** How many writes back the write log reaches in each slot; older kept totals are counted again in full. */
 export const WRITE_LOG_PER_SLOT = 128;
 
@@ -109,12 +117,21 @@ export class TransactionRunner {
   }
 
   private once<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const write = (manager: EntityManager) =>
-      insideWrite.run(true, () => work(manager)).then(async (result) => {
+    const managers: EntityManager[] = [];
+    const write = (manager: EntityManager) => {
+      managers.push(manager);
+      return insideWrite.run(true, () => work(manager)).then(async (result) => {
         await markCommitted(manager, result);
         await this.log(manager);
         return result;
       });
+    };
+    return this.begin(write).finally(() => {
+      for (const manager of managers) for (const done of endings.get(manager) ?? []) done();
+    });
+  }
+
+  private begin<T>(write: (manager: EntityManager) => Promise<T>): Promise<T> {
     // READ COMMITTED: each statement sees every write committed before it, so a value computed again after taking
     // a lock (a term's count) sees the write that held it. SQLite runs one write at a time.
     if (this.dataSource.options.type === 'mysql') return this.dataSource.transaction('READ COMMITTED', write);
