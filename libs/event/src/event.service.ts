@@ -576,16 +576,19 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       const categories = input.categories !== undefined ? await this.terms.resolveForWrite(manager, 'category', input.categories, context, 'categories') : keep('category');
       const tags = input.tags !== undefined ? await this.terms.resolveForWrite(manager, 'tag', input.tags, context, 'tags') : keep('tag');
       after = [...categories, ...tags];
-      await this.events.setLinks(manager, 'term', event.id, after);
     }
-    await this.events.widenSpan(manager, Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
-    const seriesTerms = await this.writeSeries(manager, event, input, context, isCreate, previous);
     // Counts are of published events: a write that keeps the event's terms and whether it is published leaves
-    // them as they were, and does not touch (nor lock) the rows of its terms.
+    // them as they were, and does not touch (nor lock) the rows of its terms; a series may change them anyway.
     const sameTerms = before.length === after.length && before.every((id) => after.includes(id));
     const samePublished = (previous?.status === 'publish') === (event.status === 'publish');
-    if (sameTerms && samePublished && seriesTerms.length === 0) return;
-    await this.recount(manager, [...before, ...after, ...seriesTerms]);
+    const counted = !sameTerms || !samePublished || Boolean(event.recurrence || previous?.recurrence);
+    // The terms' rows are locked before the links are written: writing a link takes a shared lock on its term
+    // (the foreign key), and two writes that both held it and then asked for the row's lock would deadlock.
+    if (counted) await this.termRepository.lockForCount(manager, [...before, ...after]);
+    if (after !== before) await this.events.setLinks(manager, 'term', event.id, after);
+    await this.events.widenSpan(manager, Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
+    const seriesTerms = await this.writeSeries(manager, event, input, context, isCreate, previous);
+    if (counted || seriesTerms.length > 0) await this.recount(manager, [...before, ...after, ...seriesTerms]);
   }
 
   /**
