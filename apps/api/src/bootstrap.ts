@@ -3,6 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@calendar/shared/config';
 import { ConfiguredLanguageConstraint, configureHttpPlatform, createHttpAdapter, createLogger, DiscoveryService, JsonNestLogger, Logger, OpenApiDocument } from '@calendar/shared/http';
+import { installRequestLanguage } from '@calendar/i18n';
 import { PAGE_PATHS } from '@calendar/web';
 import { useContainer } from 'class-validator';
 import { AppModule } from './app.module';
@@ -18,9 +19,10 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   return app;
 }
 
-/** Installs the platform (parsers, hooks, errors, validation), generates the API description, and initialises. */
+/** Installs the platform (parsers, hooks, errors, validation) and the language hook, generates the API description, and initialises. */
 export async function bootstrap(app: NestFastifyApplication, config: AppConfig, logger: Logger): Promise<void> {
   await configureHttpPlatform(app, config, logger, PAGE_PATHS);
+  installRequestLanguage(app);
   // Validators that need configuration (the language list) are resolved from Nest; all others from class-validator.
   useContainer({ get: (type: unknown) => (type === ConfiguredLanguageConstraint ? app.get(ConfiguredLanguageConstraint) : undefined) } as never, {
     fallback: true,

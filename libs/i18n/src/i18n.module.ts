@@ -1,11 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { I18nService } from './i18n.service';
-import { LanguageInterceptor } from './language.interceptor';
 
+/** The configured languages; `installRequestLanguage` resolves each request's language with them. */
 @Global()
 @Module({
-  providers: [I18nService, { provide: APP_INTERCEPTOR, useClass: LanguageInterceptor }],
+  providers: [I18nService],
   exports: [I18nService],
 })
 export class I18nModule {}

@@ -1,6 +1,6 @@
 export * from './i18n.module';
 export * from './i18n.service';
-export * from './language.interceptor';
+export * from './request-language';
 export * from './slug';
 export * from './translation';
 export * from './request-context';

@@ -11,6 +11,6 @@ export interface RequestContext {
 
 export const Context = createParamDecorator((_data: unknown, context: ExecutionContext): RequestContext => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  if (!request.language) throw new Error('Context used on a route the LanguageInterceptor did not see');
+  if (!request.language) throw new Error('Context used on a request whose language was not resolved (installRequestLanguage)');
   return { request, language: request.language, caller: request.caller ?? null };
 });

@@ -1,6 +1,4 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { map, Observable } from 'rxjs';
 import { ApiException } from './api-exception';
 import { JsonText } from './json-text';
 
@@ -70,15 +68,12 @@ export function applyListHeaders(reply: FastifyReply, result: ListResult<unknown
   if (links.length > 0) reply.header('Link', links);
 }
 
-@Injectable()
-export class ListInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(
-      map((result) => {
-        if (!(result instanceof ListResult)) return result;
-        applyListHeaders(context.switchToHttp().getResponse<FastifyReply>(), result);
-        return result.items.some((item) => item instanceof JsonText) ? new JsonText(result.toJson()) : result.toBody();
-      }),
-    );
-  }
+/**
+ * A handler's answer as the body to send: a `ListResult` becomes its envelope, with the paging headers set on the
+ * reply (SPEC §3.3); any other answer is sent as it is. The global `AnswerInterceptor` applies it.
+ */
+export function renderList(reply: FastifyReply, answer: unknown): unknown {
+  if (!(answer instanceof ListResult)) return answer;
+  applyListHeaders(reply, answer);
+  return answer.items.some((item) => item instanceof JsonText) ? new JsonText(answer.toJson()) : answer.toBody();
 }

@@ -12,8 +12,7 @@ import { applyCaching } from './caching';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
 import { JsonText } from './json-text';
-import { ListInterceptor } from './list';
-import { DataVersionSource, ResponseCache, ResponseCacheInterceptor } from './response-cache';
+import { AnswerInterceptor, DataVersionSource, ResponseCache } from './response-cache';
 import { mergeRequestParams } from './params';
 import { requestOrigin } from './request-context';
 import { RouteRegistry } from './route-registry';
@@ -118,6 +117,8 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
     return applyCaching(request, reply, payload);
   });
   fastify.addHook('onResponse', async (request, reply) => {
+    // The line is built only when it is written (`LOG_LEVEL` at info or below).
+    if (!logger.isLevelEnabled('info')) return;
     logger.info(
       {
         request_id: request.id,
@@ -142,10 +143,10 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.setGlobalPrefix(config.apiRoot, { exclude: [...OPERATIONAL_PATHS, ...pagePaths].map((path) => ({ path, method: RequestMethod.GET })) });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
-  // Cached anonymous answers are served by a hook before the Nest pipeline; misses are stored by the outermost
-  // interceptor, after the list interceptor has rendered them (headers included).
+  // Cached anonymous answers are served by a hook before the Nest pipeline; misses are stored by the one global
+  // interceptor, which renders them first (a list's envelope and headers included).
   const cache = new ResponseCache(app.get(DataVersionSource), config.responseCacheBytes, OPERATIONAL_PATHS.map((path) => `/${path}`));
   fastify.addHook('preHandler', (request, reply) => cache.serveHit(request, reply));
-  app.useGlobalInterceptors(new ResponseCacheInterceptor(cache), new ListInterceptor());
+  app.useGlobalInterceptors(new AnswerInterceptor(cache));
   return routes;
 }

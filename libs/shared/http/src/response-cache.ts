@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from './caching';
 import { JsonText, TextAnswer } from './json-text';
+import { renderList } from './list';
 import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
 /**
@@ -104,13 +105,62 @@ export class LruCache<V> {
 }
 
 /**
+ * The URLs asked for lately, as a Bloom filter in one fixed array (nothing allocated per request): `askedBefore`
+ * says whether a URL was (probably) asked since the filter was last cleared, and remembers it. Sized for
+ * `capacity` URLs at 16 bits each, two positions per URL: about 1.4 % of new URLs pass for asked ones when it is
+ * full; it then starts again empty.
+ */
+export class SeenUrls {
+  private readonly bits: Uint32Array;
+  private readonly size: number;
+  private remembered = 0;
+
+  constructor(private readonly capacity = 32_768) {
+    this.size = capacity * 16;
+    this.bits = new Uint32Array(this.size / 32);
+  }
+
+  askedBefore(url: string): boolean {
+    // FNV-1a over the UTF-16 code units, and a second hash mixed from it (double hashing).
+    let hash = 0x811c9dc5;
+    for (let index = 0; index < url.length; index += 1) hash = Math.imul(hash ^ url.charCodeAt(index), 0x01000193);
+    const first = (hash >>> 0) % this.size;
+    const second = (Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 0) % this.size;
+    const seen = this.has(first) && this.has(second);
+    if (!seen) {
+      if (this.remembered >= this.capacity) {
+        this.bits.fill(0);
+        this.remembered = 0;
+      }
+      this.set(first);
+      this.set(second);
+      this.remembered += 1;
+    }
+    return seen;
+  }
+
+  private has(bit: number): boolean {
+    return (this.bits[bit >>> 5] & (1 << (bit & 31))) !== 0;
+  }
+
+  private set(bit: number): void {
+    this.bits[bit >>> 5] |= 1 << (bit & 31);
+  }
+}
+
+/**
  * The answers cached for anonymous GETs, shared by the Fastify hook that serves hits before the Nest pipeline
  * and the interceptor that stores misses. `maxBytes` bounds what it holds (0: no cache).
+ *
+ * An answer is looked up and kept only from the second request for its URL on (whatever the data version then):
+ * a URL asked once (a crawler's walk, a new search, one event among thousands) is not worth a place that answers
+ * asked for all the time would use, nor the version read, copy and hash it would cost its request.
  */
 export class ResponseCache {
   readonly entries: LruCache<Entry>;
   /** Answers being computed: identical requests arriving meanwhile wait for the same one (no stampede). */
   readonly inFlight = new Map<string, Promise<{ body: unknown; entry: Entry | null }>>();
+  readonly seen = new SeenUrls();
 
   constructor(
     readonly versions: DataVersionSource,
@@ -139,10 +189,12 @@ export class ResponseCache {
 
   /**
    * Fastify `preHandler` hook: answers a cached request before the Nest pipeline runs, after reading the data
-   * version once; the version is kept on the request for the interceptor when the answer is not cached.
+   * version once; the version is kept on the request for the interceptor when the answer is not cached. The first
+   * request for a URL (as far as `seen` remembers) goes straight on: nothing can be cached for it, and its answer
+   * will not be kept; it reads the version only if what it computes needs it.
    */
   async serveHit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    if (!this.applies(request)) return undefined;
+    if (!this.applies(request) || !this.seen.askedBefore(`${request.headers.host ?? ''}|${request.originalUrl}`)) return undefined;
     const version = await dataVersionFor(request, this.versions);
     const key = cacheKey(version, Date.now(), request);
     (request as { cacheKey?: string }).cacheKey = key;
@@ -191,19 +243,25 @@ function sendable(reply: FastifyReply, body: unknown): unknown {
   return body.text;
 }
 
-/** Stores the answers to anonymous GETs that the hook could not serve from the cache (SPEC §11.16). */
+/**
+ * The one global interceptor: turns what a handler returns into the answer sent (a `ListResult` into its envelope
+ * and paging headers, a `TextAnswer` into its text and headers) and stores the answers to anonymous GETs that the
+ * hook could not serve from the cache (SPEC §11.16). One interceptor rather than one per concern: each global Nest
+ * interceptor costs every request an rxjs chain and an async resource (docs/benchmarks.md, "Interceptors").
+ */
 @Injectable()
-export class ResponseCacheInterceptor implements NestInterceptor {
+export class AnswerInterceptor implements NestInterceptor {
   constructor(private readonly cache: ResponseCache) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const answer = () => next.handle().pipe(map((body) => renderList(reply, body)));
     const key = (request as { cacheKey?: string }).cacheKey;
-    if (key === undefined || !this.cache.applies(request)) return next.handle().pipe(map((body) => sendable(reply, body)));
-    let pending = this.cache.inFlight.get(key);
-    if (!pending) {
-      pending = lastValueFrom(next.handle(), { defaultValue: undefined })
+    if (key === undefined || !this.cache.applies(request)) return answer().pipe(map((body) => sendable(reply, body)));
+    const waited = this.cache.inFlight.get(key);
+    if (!waited) {
+      const result = lastValueFrom(answer(), { defaultValue: undefined })
         .then((body) => {
           if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
           const text = body instanceof TextAnswer ? body.text : body instanceof JsonText ? body.text : JSON.stringify(body);
@@ -219,14 +277,14 @@ export class ResponseCacheInterceptor implements NestInterceptor {
           return { body: this.cache.replay(reply, entry), entry };
         })
         .finally(() => this.cache.inFlight.delete(key));
-      this.cache.inFlight.set(key, pending);
+      this.cache.inFlight.set(key, result);
       // The request that computes the answer already carries its headers.
-      return from(pending).pipe(map((result) => result.body));
+      return from(result).pipe(map((computed) => computed.body));
     }
-    return from(pending).pipe(
+    return from(waited).pipe(
       switchMap(({ entry }) => {
         // An answer that is not cached (HTML, files) is computed by each request itself.
-        if (!entry) return next.handle().pipe(map((body) => sendable(reply, body)));
+        if (!entry) return answer().pipe(map((body) => sendable(reply, body)));
         return of(this.cache.replay(reply, entry));
       }),
     );
