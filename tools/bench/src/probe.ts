@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<void> {
       },
     ],
   });
-  process.stdout.write(`${JSON.stringify({ query: values.single ? 'single events' : values.query, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx })}\n`);
+  process.stdout.write(`${JSON.stringify({ query: values.single ? 'single events' : values.query, requestsPerSecond: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx })}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {
