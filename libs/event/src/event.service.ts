@@ -38,6 +38,13 @@ const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
 type Open = (typeof EMBEDDED)[number] | 'json_ld';
 
 /** What a month grid shows of an event (SPEC §14): the members of its list answer it needs. */
+/** A day of a month grid: its date, and the instants (milliseconds since 1970) at which it begins and ends. */
+export interface GridDay {
+  iso: string;
+  startMs: number;
+  endMs: number;
+}
+
 export type GridEvent = Pick<EventResponse, 'id' | 'title' | 'url' | 'utc_start_date' | 'utc_end_date' | 'all_day' | 'timezone' | 'timezone_abbr'>;
 
 /** The venues, organizers and terms an event links to, as the caller may see them. */
@@ -239,22 +246,17 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   /**
    * The events of a month grid (SPEC §14): every event of the list's query, as spans, bucketed by the days (in the
-   * service time zone) they cover from `from` to `to`; the first `perDay` of each day rendered as the list renders
-   * them, and how many more each day has. Only the chosen events are read whole.
+   * service time zone, given with the instants they begin and end) they cover; the first `perDay` of each day
+   * rendered as the list renders them, and how many more each day has. Only the chosen events are read whole.
    */
-  async eventDays(query: ListEventsQueryDto, context: RequestContext, days: string[], perDay: number): Promise<Map<string, { events: GridEvent[]; more: number }>> {
+  async eventDays(query: ListEventsQueryDto, context: RequestContext, days: readonly GridDay[], perDay: number): Promise<Map<string, { events: GridEvent[]; more: number }>> {
     const { filter } = await this.listFilter(query, context);
-    const zone = this.deps.config.timezone.zone;
-    // The instants at which the days begin (and the last one ends), in the service time zone: placing an event is
-    // then a comparison of numbers, whatever the number of events.
-    const bounds = [...days, null].map((day, index) => (day ? DateTime.fromISO(day, { zone }) : DateTime.fromISO(days[index - 1], { zone }).plus({ days: 1 })).toMillis());
     const lists = days.map(() => [] as number[]);
     for (const { id, start, end } of await this.events.spans(filter, MONTH_SPANS)) {
       // Each day of the grid from the one it starts on to the one it ends on (an end at midnight is in the day before).
-      const [from, to] = [start.getTime(), end.getTime()];
       for (let index = 0; index < days.length; index += 1) {
-        if (bounds[index + 1] <= from) continue;
-        if (bounds[index] > to || (bounds[index] === to && to > from)) break;
+        if (days[index].endMs <= start) continue;
+        if (days[index].startMs > end || (days[index].startMs === end && end > start)) break;
         lists[index].push(id);
       }
     }
@@ -279,7 +281,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
         events.set(event.id, item);
       }
     }
-    return new Map(days.map((day, index) => [day, { events: lists[index].slice(0, perDay).flatMap((id) => events.get(id) ?? []), more: Math.max(0, lists[index].length - perDay) }]));
+    return new Map(days.map((day, index) => [day.iso, { events: lists[index].slice(0, perDay).flatMap((id) => events.get(id) ?? []), more: Math.max(0, lists[index].length - perDay) }]));
   }
 
   /** A list query's filter (SPEC §4.4): parameters checked, terms, venues and organizers resolved, dates bounded. */

@@ -1,5 +1,6 @@
 import type { EventResponse } from '@calendar/event';
-import { eventWhen, googleCalendarLink, jsonForScript, webcal } from './page-format';
+import { DateTime } from 'luxon';
+import { eventTime, eventWhen, googleCalendarLink, jsonForScript, webcal } from './page-format';
 import { bcp47, pageText } from './page-text';
 import { PageView } from './page-view';
 
@@ -29,6 +30,28 @@ describe('page formats', () => {
     expect(eventWhen(event({ all_day: true, start_date: '2027-03-28 00:00:00', end_date: '2027-03-29 23:59:59', utc_start_date: '2027-03-27 23:00:00', utc_end_date: '2027-03-29 21:59:59' }), 'zh-hans')).toBe(
       '2027年3月28日星期日 – 2027年3月29日星期一',
     );
+  });
+
+  it('gives the time an event starts in its zone as luxon\'s simple time would, across zones, offsets and languages', () => {
+    const zones = ['Europe/Paris', 'America/New_York', 'Asia/Shanghai', 'Australia/Sydney', 'Asia/Kolkata', 'UTC', 'UTC+5', 'UTC-3:30', 'UTC+14'];
+    // Both sides of DST changes (Paris and New York in March, Sydney in April) and a night across midnight UTC.
+    const instants = ['2027-03-28 00:59:00', '2027-03-28 01:00:00', '2027-03-14 06:59:00', '2027-03-14 07:00:00', '2027-04-03 15:59:00', '2027-04-03 16:00:00', '2027-12-31 23:30:00'];
+    for (const timezone of zones) {
+      for (const locale of ['en', 'fr', 'zh-hans']) {
+        for (const utc of instants) {
+          const offset = /^UTC([+-])(\d+)(?::(\d+))?$/.exec(timezone);
+          const zone = offset ? `UTC${offset[1]}${offset[2]}${offset[3] ? `:${offset[3]}` : ''}` : timezone;
+          // luxon joins Intl's parts for UTC and offsets of no whole hour, which keeps a narrow space before AM/PM;
+          // Intl's own format (luxon's for every other zone) has a plain one.
+          const expected = DateTime.fromSQL(utc, { zone: 'utc' }).setZone(zone).setLocale(locale).toLocaleString(DateTime.TIME_SIMPLE).replace(/\u202f/g, ' ');
+          expect([timezone, locale, utc, eventTime(event({ timezone, utc_start_date: utc }), locale)]).toEqual([timezone, locale, utc, expected]);
+        }
+      }
+    }
+    expect(eventTime(event({ timezone: 'UTC+5', utc_start_date: '2027-03-28 14:00:00' }), 'en')).toBe('7:00 PM');
+    expect(eventTime(event({ timezone: 'UTC-3:30', utc_start_date: '2027-03-28 14:00:00' }), 'en')).toBe('10:30 AM');
+    expect(eventTime(event({ timezone: 'Europe/Paris', utc_start_date: '2027-03-28 17:00:00' }), 'fr')).toBe('19:00');
+    expect(eventTime(event({ all_day: true }), 'en')).toBeNull();
   });
 
   it('fills Google Calendar\'s template with UTC times, or dates for all-day events', () => {

@@ -1,6 +1,7 @@
 import { eventZone, EventResponse } from '@calendar/event';
 import { plainText } from '@calendar/records';
 import { VenueResponse } from '@calendar/venue';
+import { parseUtcWallClock } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 
 /** An instant of the API (`utc_*`: `YYYY-MM-DD HH:MM:SS` in UTC) in the event's zone and the page's language. */
@@ -26,9 +27,26 @@ export function eventStartIso(event: EventResponse): string {
   return local(event.utc_start_date, event, 'en').toISO({ suppressMilliseconds: true }) ?? '';
 }
 
-/** The time of day an event starts, in its zone (month grid), or null for all-day events. */
+/** Formats of the time of day by language and zone, made once: a month grid shows hundreds of times. */
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The time of day an event starts, in its zone (month grid), or null for all-day events: what luxon's
+ * `TIME_SIMPLE` gives, through one kept `Intl.DateTimeFormat` instead of a DateTime per event (with Intl's plain
+ * space before AM/PM in every zone). A fixed offset (`UTC+5`) is added to the instant, which is then read in UTC
+ * (Intl knows the zones of the tz database only).
+ */
 export function eventTime(event: Pick<EventResponse, 'all_day' | 'utc_start_date' | 'timezone'>, locale: string): string | null {
-  return event.all_day ? null : local(event.utc_start_date, event, locale).toLocaleString(DateTime.TIME_SIMPLE);
+  if (event.all_day) return null;
+  const zone = eventZone(event.timezone);
+  const key = `${locale}|${zone.fixed ? 'UTC' : zone.name}`;
+  let format = timeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: 'numeric', timeZone: zone.fixed ? 'UTC' : zone.name });
+    if (timeFormats.size < 1_000) timeFormats.set(key, format);
+  }
+  const at = parseUtcWallClock(event.utc_start_date).getTime();
+  return format.format(zone.fixed ? at + zone.zone.offset(at) * 60_000 : at);
 }
 
 /** The venue of an event (the first), or null. */

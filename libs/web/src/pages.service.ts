@@ -29,6 +29,24 @@ export const PAGE_HEADERS = {
 const PER_PAGE = 20;
 const PER_DAY = 3;
 
+/** Month grids kept (`PagesService.monthGrid`): months and languages; all are dropped when it is full. */
+const MONTH_GRIDS = 500;
+
+/** What a month page shows that depends on the month and the language only. */
+interface MonthGrid {
+  /** `YYYY-MM`. */
+  month: string;
+  title: string;
+  /** The grid's first and last instants as wall-clock times of the service's zone (`ends_after`, `starts_before`). */
+  start: string;
+  end: string;
+  days: { iso: string; label: string; weekday: string; inMonth: boolean; monday: boolean; startMs: number; endMs: number }[];
+  weekdays: { short: string; long: string }[];
+  feed: { start_date: string; end_date: string };
+  previous: { month: string; label: string };
+  next: { month: string; label: string };
+}
+
 /** What the layout of every page needs. */
 interface PageModel {
   htmlLang: string;
@@ -85,6 +103,7 @@ function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.Da
 @Injectable()
 export class PagesService {
   private readonly view = new PageView();
+  private readonly grids = new Map<string, MonthGrid>();
 
   constructor(
     private readonly events: EventService,
@@ -139,21 +158,62 @@ export class PagesService {
     const zone = this.config.timezone.zone;
     const first = month ? DateTime.fromFormat(month, 'yyyy-MM', { zone }) : DateTime.now().setZone(zone).startOf('month');
     if (!first.isValid || first.year < 1900 || first.year > 2200) throw this.notFound(context);
-    const next = first.plus({ months: 1 });
     const locale = context.language;
-    const start = first.minus({ days: first.weekday - 1 });
-    const end = next.weekday === 1 ? next : next.plus({ days: 8 - next.weekday });
-    const days: DateTime[] = [];
-    for (let day = start; day < end; day = day.plus({ days: 1 })) days.push(day);
-    // Every event that overlaps the grid: it ends after the grid begins and starts before it ends.
-    const wall = (value: DateTime) => value.toFormat('yyyy-MM-dd HH:mm:ss');
+    const grid = this.monthGrid(first, locale);
     const placed = await this.events.eventDays(
-      this.eventQuery({ strict_dates: true, ends_after: wall(start), starts_before: wall(end) }),
+      this.eventQuery({ strict_dates: true, ends_after: grid.start, starts_before: grid.end }),
       context,
-      days.map((day) => day.toISODate() as string),
+      grid.days,
       PER_DAY,
     );
     const today = DateTime.now().setZone(zone).toISODate();
+    const weeks: object[][] = [];
+    for (const day of grid.days) {
+      if (day.monday) weeks.push([]);
+      const startsOn = (event: { utc_start_date: string }) => {
+        const start = parseUtcWallClock(event.utc_start_date).getTime();
+        return start >= day.startMs && start < day.endMs;
+      };
+      const { events, more } = placed.get(day.iso) ?? { events: [], more: 0 };
+      weeks[weeks.length - 1].push({
+        iso: day.iso,
+        label: day.label,
+        weekday: day.weekday,
+        inMonth: day.inMonth,
+        today: day.iso === today,
+        // The time on the day an event starts; the days it goes on show its title alone.
+        events: events.map((event) => ({
+          url: event.url,
+          title: event.title,
+          time: startsOn(event) ? eventTime(event, locale) : null,
+        })),
+        more: more > 0 ? { count: more, href: this.address(context, context.language, 'events', { day: day.iso }) } : null,
+      });
+    }
+    const monthLink = (link: MonthGrid['previous']) => ({ href: this.links.site(context.request, context.language, `events/month/${link.month}`), label: link.label });
+    return this.page(context, 'month', {
+      page: this.layout(context, { title: grid.title, section: 'month', path: `events/month/${grid.month}`, feed: grid.feed }),
+      heading: grid.title,
+      previous: monthLink(grid.previous),
+      next: monthLink(grid.next),
+      weekdays: grid.weekdays,
+      weeks,
+      t,
+    });
+  }
+
+  /**
+   * What a month page shows that depends on the month and the language only (its days, their names, the titles of
+   * the months around it), made once per month and language: dates are the costly part of a page whose events
+   * are already kept rendered.
+   */
+  private monthGrid(first: DateTime, locale: string): MonthGrid {
+    const key = `${first.toFormat('yyyy-MM')}|${locale}`;
+    const kept = this.grids.get(key);
+    if (kept) return kept;
+    const next = first.plus({ months: 1 });
+    const start = first.minus({ days: first.weekday - 1 });
+    const end = next.weekday === 1 ? next : next.plus({ days: 8 - next.weekday });
     // Intl knows IANA zones; a fixed offset (`UTC+5`) is formatted through luxon.
     const label = (options: Intl.DateTimeFormatOptions) => {
       if (this.config.timezone.fixed) return (day: DateTime) => day.setLocale(locale).toLocaleString(options);
@@ -162,48 +222,38 @@ export class PagesService {
     };
     const dayNumber = label({ day: 'numeric' });
     const dayName = label({ weekday: 'long', month: 'long', day: 'numeric' });
-    const weeks: object[][] = [];
-    for (const day of days) {
-      if (day.weekday === 1) weeks.push([]);
-      const iso = day.toISODate() as string;
-      const [dayStart, dayEnd] = [day.toMillis(), day.plus({ days: 1 }).toMillis()];
-      const startsOn = (event: { utc_start_date: string }) => {
-        const start = parseUtcWallClock(event.utc_start_date).getTime();
-        return start >= dayStart && start < dayEnd;
-      };
-      const { events, more } = placed.get(iso) ?? { events: [], more: 0 };
-      weeks[weeks.length - 1].push({
-        iso,
+    const days: MonthGrid['days'] = [];
+    for (let day = start; day < end; day = day.plus({ days: 1 })) {
+      days.push({
+        iso: day.toISODate() as string,
         label: dayNumber(day),
         weekday: dayName(day),
         inMonth: day.month === first.month,
-        today: iso === today,
-        // The time on the day an event starts; the days it goes on show its title alone.
-        events: events.map((event) => ({
-          url: event.url,
-          title: event.title,
-          time: startsOn(event) ? eventTime(event, locale) : null,
-        })),
-        more: more > 0 ? { count: more, href: this.address(context, context.language, 'events', { day: iso }) } : null,
+        monday: day.weekday === 1,
+        startMs: day.toMillis(),
+        endMs: day.plus({ days: 1 }).toMillis(),
       });
     }
-    const title = first.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' });
-    const monthLink = (value: DateTime) => ({ href: this.links.site(context.request, context.language, `events/month/${value.toFormat('yyyy-MM')}`), label: value.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' }) });
-    const weekdays = days.slice(0, 7).map((day) => ({ short: day.setLocale(locale).toLocaleString({ weekday: 'short' }), long: day.setLocale(locale).toLocaleString({ weekday: 'long' }) }));
-    return this.page(context, 'month', {
-      page: this.layout(context, {
-        title,
-        section: 'month',
-        path: `events/month/${first.toFormat('yyyy-MM')}`,
-        feed: { start_date: first.toFormat('yyyy-MM-dd'), end_date: next.minus({ days: 1 }).toFormat('yyyy-MM-dd') },
+    const named = (value: DateTime) => ({ month: value.toFormat('yyyy-MM'), label: value.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' }) });
+    // Every event that overlaps the grid: it ends after the grid begins and starts before it ends.
+    const wall = (value: DateTime) => value.toFormat('yyyy-MM-dd HH:mm:ss');
+    const grid: MonthGrid = {
+      month: first.toFormat('yyyy-MM'),
+      title: named(first).label,
+      start: wall(start),
+      end: wall(end),
+      days,
+      weekdays: days.slice(0, 7).map((day) => {
+        const date = DateTime.fromISO(day.iso, { zone: this.config.timezone.zone }).setLocale(locale);
+        return { short: date.toLocaleString({ weekday: 'short' }), long: date.toLocaleString({ weekday: 'long' }) };
       }),
-      heading: title,
-      previous: monthLink(first.minus({ months: 1 })),
-      next: monthLink(next),
-      weekdays,
-      weeks,
-      t,
-    });
+      feed: { start_date: first.toFormat('yyyy-MM-dd'), end_date: next.minus({ days: 1 }).toFormat('yyyy-MM-dd') },
+      previous: named(first.minus({ months: 1 })),
+      next: named(next),
+    };
+    if (this.grids.size >= MONTH_GRIDS) this.grids.clear();
+    this.grids.set(key, grid);
+    return grid;
   }
 
   /** One event (`/event/<slug>/`): a protected one shows its title and dates only. */

@@ -6,19 +6,20 @@ import { NAMESPACE } from './scenarios';
  * `npm run bench:probe -- --query "categories=5" [--duration 6] [--connections 10] [--base http://127.0.0.1:3000]`:
  * drives an already running service with one event-list filter, every request a URL of its own (an ignored
  * `probe=<n>` parameter), and prints req/s and latencies. `--single` instead reads single events in turn (the
- * published ones of the first list page of 100, without a password). For profiling one kind of answer (start the
+ * published ones of the first list page of 100, without a password); `--path "/events/month/2027-05/"` asks any
+ * path the same way. For profiling one kind of answer (start the
  * service with `RESPONSE_CACHE_MB=0` and `node --cpu-prof`); `npm run bench` remains the reference.
  */
 
-const USAGE = 'npm run bench:probe -- (--query "<event list query>" | --single) [--duration S] [--connections N] [--base URL]';
+const USAGE = 'npm run bench:probe -- (--query "<event list query>" | --single | --path <path>) [--duration S] [--connections N] [--base URL]';
 
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { query: { type: 'string' }, single: { type: 'boolean' }, duration: { type: 'string' }, connections: { type: 'string' }, base: { type: 'string' } },
+    options: { query: { type: 'string' }, single: { type: 'boolean' }, path: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, base: { type: 'string' } },
     strict: true,
   });
-  if ((values.query === undefined) === (values.single === undefined)) throw new Error(USAGE);
+  if ([values.query, values.single, values.path].filter((value) => value !== undefined).length !== 1) throw new Error(USAGE);
   const base = values.base ?? 'http://127.0.0.1:3000';
   let ids: number[] = [];
   if (values.single) {
@@ -39,13 +40,15 @@ async function main(argv: string[]): Promise<void> {
       {
         setupRequest: (request) => {
           const probe = n++;
-          request.path = values.single ? `${NAMESPACE}/events/${ids[probe % ids.length]}?probe=${probe}` : `${NAMESPACE}/events?${values.query ? `${values.query}&` : ''}probe=${probe}`;
+          if (values.path) request.path = `${values.path}${values.path.includes('?') ? '&' : '?'}probe=${probe}`;
+          else if (values.single) request.path = `${NAMESPACE}/events/${ids[probe % ids.length]}?probe=${probe}`;
+          else request.path = `${NAMESPACE}/events?${values.query ? `${values.query}&` : ''}probe=${probe}`;
           return request;
         },
       },
     ],
   });
-  process.stdout.write(`${JSON.stringify({ query: values.single ? 'single events' : values.query, requestsPerSecond: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx })}\n`);
+  process.stdout.write(`${JSON.stringify({ query: values.path ?? (values.single ? 'single events' : values.query), requestsPerSecond: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx })}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {
