@@ -26,15 +26,24 @@ export class TokenService {
     return token;
   }
 
+  /**
+   * Makes `token` a live token of the user, whatever it was: issued when unknown, given back to the user and
+   * un-revoked when its digest is already stored (a configured token revoked earlier, say).
+   */
+  async grant(user: UserEntity, token: string): Promise<void> {
+    const tokenHash = hashToken(token);
+    const existing = await this.tokens.findOne({ where: { tokenHash } });
+    if (!existing) {
+      await this.issue(user, token);
+      return;
+    }
+    if (existing.userId !== user.id || existing.revokedAt !== null) await this.tokens.update({ id: existing.id }, { userId: user.id, revokedAt: null });
+  }
+
   /** Revokes a token; false when no live token matches. */
   async revoke(token: string): Promise<boolean> {
     const result = await this.tokens.update({ tokenHash: hashToken(token), revokedAt: IsNull() }, { revokedAt: new Date() });
     return (result.affected ?? 0) > 0;
-  }
-
-  /** Whether a live token with this value exists for the user. */
-  async hasLiveToken(user: UserEntity, token: string): Promise<boolean> {
-    return this.tokens.exists({ where: { userId: user.id, tokenHash: hashToken(token), revokedAt: IsNull() } });
   }
 
   /**

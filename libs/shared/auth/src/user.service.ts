@@ -33,10 +33,13 @@ export class UserService {
     return this.users.find({ order: { id: 'ASC' } });
   }
 
-  /** Makes sure the user exists with the role (created or updated). */
+  /**
+   * Makes sure the user exists with the role (created or updated). Two callers doing so at once may both find no
+   * user: the second insert then fails on the unique login, and the caller asks again (see `AdminBootstrap`).
+   */
   async ensure(login: string, role: Role): Promise<UserEntity> {
     const existing = await this.findByLogin(login);
-    if (!existing) return this.create(login, role);
+    if (!existing) return this.users.save(this.users.create({ login, role }));
     if (existing.role !== role) {
       existing.role = role;
       await this.users.save(existing);
