@@ -1,3 +1,5 @@
+import { TransactionRunner } from '@calendar/shared/database';
+import { DataSource } from 'typeorm';
 import { startTestApp, TestApp } from './support/test-app';
 
 const BASE = '/wp-json/calendar/events/v1';
@@ -64,5 +66,20 @@ describe('concurrent writes', () => {
     const trashed = await Promise.all(created.slice(CONCURRENT / 2).map((reply) => t.request('DELETE', `${BASE}/events/${reply.body.id}`, { token: editor.token })));
     expect([...moved, ...trashed].map((reply) => reply.status)).toEqual(Array(CONCURRENT).fill(200));
     expect([await count(category.body.id), await count(other.body.id)]).toEqual([0, CONCURRENT / 2]);
+  });
+
+  it('runs a write again whole when the database ended its transaction midway, keeping nothing of the lost attempt', async () => {
+    let attempts = 0;
+    const result = await t.get(TransactionRunner).run(async (manager) => {
+      attempts += 1;
+      await manager.query(`INSERT INTO users (login, role, created_at) VALUES (?, 'author', '2030-01-01 00:00:00')`, [`lost-${attempts}`]);
+      // What a Galera node does to a transaction that holds what a replicated write needs, the error that says so
+      // not reaching the write: the statements that follow would each commit alone.
+      if (attempts === 1) await manager.query('ROLLBACK');
+      return `attempt ${attempts}`;
+    });
+    const kept = await t.get(DataSource).query(`SELECT login FROM users WHERE login LIKE 'lost-%'`);
+    const created = await t.request('POST', `${BASE}/events`, { token: editor.token, json: KINDS[0].body('After the lost one') });
+    expect([result, kept, created.status]).toEqual(['attempt 2', [{ login: 'lost-2' }], 201]);
   });
 });

@@ -5,11 +5,11 @@ import { AppConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from './data-source-options';
 import { CountMemo, DataVersionSource, FragmentCache } from '@calendar/shared/http';
 import { DatabaseDataVersion } from './data-version';
-import { isGaleraNode, onEveryConnection, syncWaitFor } from './galera';
+import { GaleraNode, isGaleraNode, onEveryConnection, syncWaitFor } from './galera';
 import { HealthController } from './health.controller';
 import { IdempotencyInterceptor, IdempotencyStore } from './idempotency';
 import { migrate } from './migrate';
-import { TransactionRunner } from './transaction';
+import { TransactionRunner, WRITE_ATTEMPTS } from './transaction';
 
 @Global()
 @Module({})
@@ -53,7 +53,12 @@ export class DatabaseModule {
       ],
       controllers: [HealthController],
       providers: [
-        { provide: TransactionRunner, inject: [DataSource], useFactory: (dataSource: DataSource) => new TransactionRunner(dataSource) },
+        { provide: GaleraNode, inject: [DataSource], useFactory: (dataSource: DataSource) => GaleraNode.of(dataSource) },
+        {
+          provide: TransactionRunner,
+          inject: [DataSource, GaleraNode],
+          useFactory: (dataSource: DataSource, galera: GaleraNode) => new TransactionRunner(dataSource, WRITE_ATTEMPTS, galera),
+        },
         { provide: DataVersionSource, useClass: DatabaseDataVersion },
         IdempotencyStore,
         IdempotencyInterceptor,
@@ -64,7 +69,7 @@ export class DatabaseModule {
           useFactory: (versions: DataVersionSource, config: AppConfig) => new FragmentCache(versions, config.fragmentCacheEntries),
         },
       ],
-      exports: [TransactionRunner, DataVersionSource, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor],
+      exports: [GaleraNode, TransactionRunner, DataVersionSource, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor],
     };
   }
 }

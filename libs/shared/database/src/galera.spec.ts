@@ -6,9 +6,23 @@ describe('Galera settings', () => {
     expect(await isGaleraNode(async () => [{ wsrep_on: '0' }])).toBe(false);
     expect(
       await isGaleraNode(async () => {
-        throw new Error("Unknown system variable 'wsrep_on'");
+        throw Object.assign(new Error("Unknown system variable 'wsrep_on'"), { driverError: { errno: 1193, code: 'ER_UNKNOWN_SYSTEM_VARIABLE' } });
       }),
     ).toBe(false);
+  });
+
+  it('gives no answer rather than a wrong one when the question fails otherwise', async () => {
+    const deadlock = Object.assign(new Error('Deadlock found when trying to get lock'), { driverError: { errno: 1213, code: 'ER_LOCK_DEADLOCK' } });
+    await expect(
+      isGaleraNode(async () => {
+        throw deadlock;
+      }),
+    ).rejects.toBe(deadlock);
+    await expect(
+      isGaleraNode(async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
+      }),
+    ).rejects.toThrow('ECONNREFUSED');
   });
 
   it('sets wsrep_sync_wait on Galera nodes only: 1 for auto, else the number configured', () => {

@@ -7,13 +7,27 @@ import { DataSource } from 'typeorm';
  * is Synced.
  */
 
-/** Whether the server behind a data source is a Galera node with replication on (`@@wsrep_on`; MySQL has none). */
+/**
+ * Whether the server behind a data source is a Galera node with replication on (`@@wsrep_on`). MySQL has no such
+ * variable: that error, and only that one, means "no"; any other (the server unreachable) is thrown, as no answer.
+ */
 export async function isGaleraNode(query: (sql: string) => Promise<Record<string, unknown>[]>): Promise<boolean> {
   try {
     const [row] = await query('SELECT @@GLOBAL.wsrep_on AS wsrep_on');
     return Number(row?.['wsrep_on'] ?? 0) === 1;
-  } catch {
-    return false;
+  } catch (error) {
+    const cause = (error as { driverError?: { errno?: number; code?: string } }).driverError ?? (error as { errno?: number; code?: string });
+    if (cause.errno === 1193 || cause.code === 'ER_UNKNOWN_SYSTEM_VARIABLE') return false;
+    throw error;
+  }
+}
+
+/** Whether the data source's server is a Galera node, asked once when the service starts (see `isGaleraNode`). */
+export class GaleraNode {
+  constructor(readonly on: boolean) {}
+
+  static async of(dataSource: DataSource): Promise<GaleraNode> {
+    return new GaleraNode(dataSource.options.type === 'mysql' && (await isGaleraNode((sql) => dataSource.query(sql))));
   }
 }
 

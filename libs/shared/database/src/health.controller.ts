@@ -2,16 +2,16 @@ import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiException } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
-import { galeraNotReady, isGaleraNode } from './galera';
+import { GaleraNode, galeraNotReady } from './galera';
 
 /** Liveness and readiness, outside the API root. */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
-  /** Whether the server is a Galera node, asked once. */
-  private galera?: Promise<boolean>;
-
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly galera: GaleraNode,
+  ) {}
 
   @Get('healthz')
   @HttpCode(200)
@@ -25,8 +25,7 @@ export class HealthController {
     let problem: string | null;
     try {
       await this.dataSource.query('SELECT 1');
-      this.galera ??= this.dataSource.options.type === 'mysql' ? isGaleraNode((sql) => this.dataSource.query(sql)) : Promise.resolve(false);
-      problem = (await this.galera) ? await galeraNotReady(this.dataSource) : null;
+      problem = this.galera.on ? await galeraNotReady(this.dataSource) : null;
     } catch {
       throw ApiException.serviceUnavailable();
     }

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 import { DataPart, isDeadlock, isUniqueViolation } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
 import { VERSION_SLOTS } from './data-version';
-import { isGaleraNode } from './galera';
+import { GaleraNode } from './galera';
 import { markCommitted } from './idempotency';
 
 /** The parts of the data a running transaction changes, besides the global version every write moves on. */
@@ -46,6 +46,20 @@ export const WRITE_LOG_PER_SLOT = 128;
 
 /** How often a write is run again whole when a concurrent one got in its way. */
 export const WRITE_ATTEMPTS = 12;
+
+/**
+ * The server ended a write's transaction before the write did: a Galera node aborts a transaction that holds what a
+ * replicated one needs, and if the error that says so is lost (caught by code that expected another) the write's
+ * later statements each commit alone. The write is then run again whole, like one that met a deadlock.
+ */
+export class TransactionLostError extends Error {
+  constructor() {
+    super('The database ended the transaction before the write was done');
+  }
+}
+
+/** The flag of a MySQL server's status (sent with every statement's answer) that says a transaction is open. */
+const SERVER_STATUS_IN_TRANS = 1;
 
 /** Set while a write's work runs: its queries must all go through its transaction's manager. */
 const insideWrite = new AsyncLocalStorage<true>();
@@ -94,12 +108,12 @@ export function slotFor(node = 1, nodes = 1): number {
  */
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
-  /** Whether the server is a Galera node (asked once, at the first write). */
-  private galera?: Promise<boolean>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly attempts = WRITE_ATTEMPTS,
+    /** Whether the server is a Galera node (asked when the service starts: `GaleraNode.of`). */
+    private readonly galera = new GaleraNode(false),
   ) {
     guardConnections(dataSource);
   }
@@ -109,7 +123,7 @@ export class TransactionRunner {
       try {
         return await this.once(work);
       } catch (error) {
-        if (attempt >= this.attempts || !(isUniqueViolation(error) || isDeadlock(error))) throw error;
+        if (attempt >= this.attempts || !(isUniqueViolation(error) || isDeadlock(error) || error instanceof TransactionLostError)) throw error;
         // A random pause, growing with the attempts, keeps the writes that collided from colliding again.
         await sleep(Math.random() * Math.min(200, 5 * 2 ** attempt));
       }
@@ -144,7 +158,8 @@ export class TransactionRunner {
   private async log(manager: EntityManager): Promise<void> {
     const slot = await this.slot(manager);
     const parts = [...(changedParts.get(manager) ?? [])].map((part) => `, ${part} = ${part} + 1`).join('');
-    await manager.query(`UPDATE version_slots SET writes = writes + 1${parts} WHERE slot = ?`, [slot]);
+    const moved = await manager.query(`UPDATE version_slots SET writes = writes + 1${parts} WHERE slot = ?`, [slot]);
+    await this.assertOpen(manager, moved);
     // The row is this transaction's until it ends: the count read is the one it wrote.
     const [{ writes }] = await manager.query('SELECT writes FROM version_slots WHERE slot = ?', [slot]);
     const seq = Number(writes);
@@ -153,11 +168,24 @@ export class TransactionRunner {
     if (seq % 16 === 0) await manager.query('DELETE FROM write_log WHERE slot = ? AND seq <= ?', [slot, seq - WRITE_LOG_PER_SLOT]);
   }
 
+  /**
+   * Throws `TransactionLostError` unless the write's transaction is still open after its work: the statement that
+   * moved the version (`answer`: MySQL's status flags) ran inside it, and so did everything before. On SQLite a
+   * transaction is opened again for the rollback that follows to end.
+   */
+  private async assertOpen(manager: EntityManager, answer: { serverStatus?: number } | undefined): Promise<void> {
+    if (this.dataSource.options.type === 'mysql') {
+      if ((Number(answer?.serverStatus) & SERVER_STATUS_IN_TRANS) === 0) throw new TransactionLostError();
+      return;
+    }
+    if ((this.dataSource.driver as unknown as { databaseConnection: { inTransaction: boolean } }).databaseConnection.inTransaction) return;
+    await manager.query('BEGIN');
+    throw new TransactionLostError();
+  }
+
   private async slot(manager: EntityManager): Promise<number> {
-    if (this.dataSource.options.type !== 'mysql') return slotFor();
-    // Asked on the transaction's own connection: the pool may have none free until the transaction ends.
-    this.galera ??= isGaleraNode((sql) => manager.query(sql));
-    if (!(await this.galera)) return slotFor();
+    if (!this.galera.on) return slotFor();
+    // Asked on the transaction's own connection, at each write: the cluster numbers its nodes anew as they come and go.
     const [row] = await manager.query('SELECT @@auto_increment_offset AS node, @@auto_increment_increment AS nodes');
     return slotFor(Number(row.node), Number(row.nodes));
   }
