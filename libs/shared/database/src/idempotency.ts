@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
@@ -8,13 +7,14 @@ import { parseUtcWallClock, utcWallClock } from '@calendar/shared/time';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource, EntityManager } from 'typeorm';
+import { ScopedStore } from './scoped-store';
 
 /** How long a key answers its first answer again (SPEC §15). */
 export const IDEMPOTENCY_HOURS = 24;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** The claim of the create that runs under a key: its write transaction marks it committed (see `markCommitted`). */
-const scope = new AsyncLocalStorage<{ claim: number }>();
+const scope = new ScopedStore<{ claim: number }>();
 
 /**
  * Called at the end of every write transaction (TransactionRunner): when the write is a create made under an
@@ -22,7 +22,7 @@ const scope = new AsyncLocalStorage<{ claim: number }>();
  * create that did not happen, nor lets one that did happen run again.
  */
 export async function markCommitted(manager: EntityManager, result: unknown): Promise<void> {
-  const claim = scope.getStore()?.claim;
+  const claim = scope.get()?.claim;
   if (claim === undefined) return;
   // A create's work gives the new record's id.
   const recordId = typeof result === 'number' ? result : null;

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomInt } from 'node:crypto';
 import { DataPart, isDeadlock, isUniqueViolation } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
 import { VERSION_SLOTS } from './data-version';
 import { GaleraNode } from './galera';
 import { markCommitted } from './idempotency';
+import { ScopedStore } from './scoped-store';
 
 /** The parts of the data a running transaction changes, besides the global version every write moves on. */
 const changedParts = new WeakMap<EntityManager, Set<DataPart>>();
@@ -62,7 +62,7 @@ export class TransactionLostError extends Error {
 const SERVER_STATUS_IN_TRANS = 1;
 
 /** Set while a write's work runs: its queries must all go through its transaction's manager. */
-const insideWrite = new AsyncLocalStorage<true>();
+const insideWrite = new ScopedStore<true>();
 
 /** The data sources whose connections are guarded (see `guardConnections`). */
 const guarded = new WeakSet<DataSource>();
@@ -78,7 +78,7 @@ export function guardConnections(dataSource: DataSource): void {
   guarded.add(dataSource);
   const create = dataSource.createQueryRunner.bind(dataSource);
   dataSource.createQueryRunner = (...args: Parameters<DataSource['createQueryRunner']>) => {
-    if (insideWrite.getStore()) throw new Error('A query inside a write transaction must go through its manager, not through another connection');
+    if (insideWrite.get()) throw new Error('A query inside a write transaction must go through its manager, not through another connection');
     return create(...args);
   };
 }
