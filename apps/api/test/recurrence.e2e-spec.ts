@@ -271,10 +271,20 @@ describe('the horizon of endless series (SPEC §13)', () => {
     expect(created.status).toBe(201);
     const series = async () => (await a.dataSource.query('SELECT start_utc FROM events ORDER BY start_utc')).map((row: { start_utc: string | Date }) => new Date(row.start_utc instanceof Date ? row.start_utc : `${row.start_utc.replace(' ', 'T')}Z`).toISOString().slice(0, 19).replace('T', ' '));
     expect(await series()).toEqual(tuesdays('2029-01-05T10:00:00Z'));
+    // A day later the horizon has moved on to a Saturday, short of the next Tuesday: nothing is written, and the
+    // data version (what every kept answer is checked against) stays where it was.
+    const writes = async () => Number((await a.dataSource.query('SELECT SUM(writes) AS writes FROM version_slots'))[0].writes);
+    const before = await writes();
+    setClock('2027-01-06T10:00:00Z');
+    expect([await a.get(SeriesHorizon).extend(), await writes()]).toEqual([0, before]);
+    // Past that Tuesday's start (19:00 two years on), its occurrence is written.
+    setClock('2027-01-12T19:00:00Z');
+    expect(await a.get(SeriesHorizon).extend()).toBe(1);
+    expect(await series()).toEqual(tuesdays('2029-01-12T19:00:00Z'));
     // A year later, both instances move the horizon on at the same moment.
     setClock('2028-01-05T10:00:00Z');
     const added = await Promise.all([a.get(SeriesHorizon).extend(), b.get(SeriesHorizon).extend()]);
-    expect(added[0] + added[1]).toBe(tuesdays('2030-01-05T10:00:00Z').length - tuesdays('2029-01-05T10:00:00Z').length);
+    expect(added[0] + added[1]).toBe(tuesdays('2030-01-05T10:00:00Z').length - tuesdays('2029-01-12T19:00:00Z').length);
     expect(await series()).toEqual(tuesdays('2030-01-05T10:00:00Z'));
     // Nothing is due until time moves on again.
     expect(await a.get(SeriesHorizon).extend()).toBe(0);

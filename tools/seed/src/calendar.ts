@@ -228,7 +228,7 @@ export function eventBatch(random: Random, startId: number, from: number, to: nu
       const rule = random.pick(SERIES_RULES).replace('%', String(occurrences));
       const series = occurrenceStarts([rule], { start: new Date(startMs), zone: eventZone(zone) }, HORIZON_END);
       starts = series.starts;
-      Object.assign(event, { recurrence: rule, materialized_until: series.complete ? null : utc(HORIZON_END) });
+      Object.assign(event, { recurrence: rule, materialized_until: series.next ? utc(series.next) : null });
     }
     starts.forEach((start, index) => {
       const own = id + index;

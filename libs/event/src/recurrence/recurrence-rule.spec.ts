@@ -100,6 +100,22 @@ describe('occurrenceStarts', () => {
     expect(occurrenceStarts(['RRULE:FREQ=DAILY'], series, new Date('2028-12-31T10:00:00Z'))).toMatchObject({ complete: false });
     expect(occurrenceStarts(['RRULE:FREQ=DAILY'], series, new Date('2028-12-31T10:00:00Z')).starts).toHaveLength(731);
     expect(occurrenceStarts(['RRULE:FREQ=DAILY;COUNT=5'], series, new Date('2028-12-31T10:00:00Z'))).toMatchObject({ complete: true });
-    expect(occurrenceStarts(['RRULE:FREQ=DAILY;COUNT=5'], series, new Date('2027-01-03T10:00:00Z'))).toEqual({ complete: false, starts: [new Date('2027-01-01T10:00:00Z'), new Date('2027-01-02T10:00:00Z'), new Date('2027-01-03T10:00:00Z')] });
+    expect(occurrenceStarts(['RRULE:FREQ=DAILY;COUNT=5'], series, new Date('2027-01-03T10:00:00Z'))).toEqual({
+      complete: false,
+      starts: [new Date('2027-01-01T10:00:00Z'), new Date('2027-01-02T10:00:00Z'), new Date('2027-01-03T10:00:00Z')],
+      next: new Date('2027-01-04T10:00:00Z'),
+    });
+  });
+
+  it('names the first occurrence after the horizon: what the horizon waits for before writing again', () => {
+    const series = { start: new Date('2027-01-01T10:00:00Z'), zone: zone('UTC') };
+    const until = new Date('2028-12-31T12:00:00Z');
+    expect(occurrenceStarts(['RRULE:FREQ=DAILY'], series, until).next).toEqual(new Date('2029-01-01T10:00:00Z'));
+    expect(occurrenceStarts(['RRULE:FREQ=WEEKLY'], series, until).next).toEqual(new Date('2029-01-05T10:00:00Z'));
+    // An RDATE before the rule's next occurrence comes first; one after it does not.
+    expect(occurrenceStarts(['RRULE:FREQ=WEEKLY', 'RDATE:20290102T080000Z'], series, until).next).toEqual(new Date('2029-01-02T08:00:00Z'));
+    expect(occurrenceStarts(['RRULE:FREQ=WEEKLY', 'RDATE:20290302T080000Z'], series, until).next).toEqual(new Date('2029-01-05T10:00:00Z'));
+    expect(occurrenceStarts(['RRULE:FREQ=DAILY;COUNT=5', 'RDATE:20290302T080000Z'], series, until)).toMatchObject({ complete: false, next: new Date('2029-03-02T08:00:00Z') });
+    expect(occurrenceStarts(['RRULE:FREQ=DAILY;COUNT=5'], series, until)).toMatchObject({ complete: true, next: null });
   });
 });

@@ -169,15 +169,17 @@ export function seriesDates(lines: string[], series: SeriesStart): { rdates: num
 /**
  * The starts of a series' occurrences up to `until` (its first one, the event's own start, included), in order:
  * the RRULE expanded by rrule-temporal on wall-clock time in the event's zone, plus RDATEs, minus EXDATEs (a DATE
- * EXDATE excludes that day). `complete`: the series has no occurrence after `until`. Throws RecurrenceError when
+ * EXDATE excludes that day). `complete`: the series has no occurrence after `until`; `next`: the start of the first
+occurrence after `until` that the RRULE or an RDATE gives (an EXDATE may remove it), null when complete. Throws RecurrenceError when
  * the start is not an occurrence of the rule (the result would depend on the reader: RFC 5545 leaves it undefined)
  * or, with `capFrom`, when more than MAX_OCCURRENCES start from `capFrom` on (the horizon of a write).
  */
-export function occurrenceStarts(lines: string[], series: SeriesStart, until: Date, capFrom?: Date): { starts: Date[]; complete: boolean } {
+export function occurrenceStarts(lines: string[], series: SeriesStart, until: Date, capFrom?: Date): { starts: Date[]; complete: boolean; next: Date | null } {
   const startMs = series.start.getTime();
   const rruleLine = lines.find((line) => line.startsWith('RRULE:'));
   const found = new Set<number>([startMs]);
   let complete = true;
+  let next = Infinity;
   if (rruleLine) {
     // UNTIL as a date means the end of that day in the event's zone; the library is given the UTC instant.
     const rule = rruleLine.replace(/UNTIL=(\d{8})(?=;|$)/, (_all, day: string) => {
@@ -200,12 +202,16 @@ export function occurrenceStarts(lines: string[], series: SeriesStart, until: Da
     if (expanded[0] !== startMs) fail('the event start must be the first occurrence of the RRULE (move start_date onto the rule, or add it as an RDATE)');
     for (const instant of expanded) found.add(instant);
     complete = more === null || more === undefined;
+    if (!complete) next = (more as { epochMilliseconds: number }).epochMilliseconds;
   }
   for (const line of lines.filter((item) => item.startsWith('RDATE'))) {
     for (const instant of lineInstants(line, series).instants) {
       if (instant < startMs) fail('RDATE values must not be before the event start');
       if (instant <= until.getTime()) found.add(instant);
-      else complete = false;
+      else {
+        complete = false;
+        next = Math.min(next, instant);
+      }
     }
   }
   for (const line of lines.filter((item) => item.startsWith('EXDATE'))) {
@@ -217,5 +223,5 @@ export function occurrenceStarts(lines: string[], series: SeriesStart, until: Da
   }
   const counted = capFrom ? [...found].filter((instant) => instant >= capFrom.getTime()).length : 0;
   if (counted > MAX_OCCURRENCES) fail(`the series has ${counted} occurrences within the horizon; at most ${MAX_OCCURRENCES} are allowed`);
-  return { starts: [...found].sort((a, b) => a - b).map((instant) => new Date(instant)), complete };
+  return { starts: [...found].sort((a, b) => a - b).map((instant) => new Date(instant)), complete, next: complete ? null : new Date(next) };
 }

@@ -10,8 +10,8 @@ import { HORIZON, SeriesWriter } from './series.writer';
 const EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Moves every series' horizon on with time (SPEC §13): at start-up and every hour, each series whose occurrences
- * are written up to less than two years ahead gets the missing ones, one transaction per series. Several instances
+ * Moves every series' horizon on with time (SPEC §13): at start-up and every hour, each series whose next
+ * occurrence not written yet starts within two years gets the missing ones, one transaction per series. Several instances
  * may do it at once: each takes the head's row first (MySQL: `FOR UPDATE`; SQLite writes one at a time) and looks
  * again, and the unique (series, start) key stops any occurrence from being written twice.
  */
@@ -47,7 +47,7 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
     for (const headId of await this.series.due(this.dataSource.manager, target)) {
       added += await this.transactions.run(async (manager) => {
         const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
-        const due = await manager.query(`SELECT id FROM events WHERE id = ? AND materialized_until < ? AND status <> 'trash'${lock}`, [headId, sqlDateTime(target)]);
+        const due = await manager.query(`SELECT id FROM events WHERE id = ? AND materialized_until <= ? AND status <> 'trash'${lock}`, [headId, sqlDateTime(target)]);
         if (due.length === 0) return 0;
         const { added: ids } = await this.series.sync(manager, headId, 'extend', now);
         for (const id of ids) markOnlyAdded(manager, id);

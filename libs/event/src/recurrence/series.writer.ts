@@ -163,7 +163,7 @@ export class SeriesWriter {
     }
     const zone = eventZone(head.timezone);
     const until = DateTime.fromJSDate(now).plus(HORIZON).toJSDate();
-    const { starts, complete } = occurrenceStarts(head.recurrence.split('\n'), { start: head.startUtc, zone }, until);
+    const { starts, next } = occurrenceStarts(head.recurrence.split('\n'), { start: head.startUtc, zone }, until);
     const wanted = starts.slice(1);
     const toDate = (row: Row) => parseUtcWallClock(row['recurrence_start']);
 
@@ -248,7 +248,10 @@ export class SeriesWriter {
       for (const item of created) item.id = byStart.get((item.row.recurrenceStart as Date).getTime()) ?? null;
     }
     await this.writeOwned(manager, desired);
-    await manager.query('UPDATE events SET materialized_until = ? WHERE id = ?', [complete ? null : sqlDateTime(until), headId]);
+    // What the horizon waits for: the next occurrence not written yet (none: the series is complete). The series is
+    // due again only once the horizon reaches it, so moving the horizon on writes nothing for series that gain no
+    // occurrence (each such write would move the data version on for nothing).
+    await manager.query('UPDATE events SET materialized_until = ? WHERE id = ?', [next ? sqlDateTime(next) : null, headId]);
     for (const item of desired) for (const id of item.links.terms) touchedTerms.add(id);
     return { added: created.map((item) => item.id as number), termIds: [...touchedTerms] };
   }
@@ -266,9 +269,9 @@ export class SeriesWriter {
     return terms.map((row) => Number(row['term_id']));
   }
 
-  /** The heads whose occurrences are written up to a time before `target`, and not in the trash. */
+  /** The heads, not in the trash, whose next occurrence not written yet starts by `target`. */
   async due(manager: EntityManager, target: Date): Promise<number[]> {
-    const rows: Row[] = await manager.query(`SELECT id FROM events WHERE materialized_until < ? AND series_id IS NULL AND status <> 'trash' ORDER BY id`, [sqlDateTime(target)]);
+    const rows: Row[] = await manager.query(`SELECT id FROM events WHERE materialized_until <= ? AND series_id IS NULL AND status <> 'trash' ORDER BY id`, [sqlDateTime(target)]);
     return rows.map((row) => Number(row['id']));
   }
 
