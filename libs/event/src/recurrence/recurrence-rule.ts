@@ -170,9 +170,10 @@ export function seriesDates(lines: string[], series: SeriesStart): { rdates: num
  * The starts of a series' occurrences up to `until` (its first one, the event's own start, included), in order:
  * the RRULE expanded by rrule-temporal on wall-clock time in the event's zone, plus RDATEs, minus EXDATEs (a DATE
  * EXDATE excludes that day). `complete`: the series has no occurrence after `until`; `next`: the start of the first
-occurrence after `until` that the RRULE or an RDATE gives (an EXDATE may remove it), null when complete. Throws RecurrenceError when
- * the start is not an occurrence of the rule (the result would depend on the reader: RFC 5545 leaves it undefined)
- * or, with `capFrom`, when more than MAX_OCCURRENCES start from `capFrom` on (the horizon of a write).
+ * occurrence after `until` that the RRULE or an RDATE gives (an EXDATE may remove it), null when complete. Throws
+ * RecurrenceError when the start is not an occurrence of the rule (the result would depend on the reader: RFC 5545
+ * leaves it undefined) or, with `capFrom`, when more than MAX_OCCURRENCES start from `capFrom` on (the horizon of a
+ * write).
  */
 export function occurrenceStarts(lines: string[], series: SeriesStart, until: Date, capFrom?: Date): { starts: Date[]; complete: boolean; next: Date | null } {
   const startMs = series.start.getTime();

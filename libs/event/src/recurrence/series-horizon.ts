@@ -11,9 +11,9 @@ const EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Moves every series' horizon on with time (SPEC §13): at start-up and every hour, each series whose next
- * occurrence not written yet starts within two years gets the missing ones, one transaction per series. Several instances
- * may do it at once: each takes the head's row first (MySQL: `FOR UPDATE`; SQLite writes one at a time) and looks
- * again, and the unique (series, start) key stops any occurrence from being written twice.
+ * occurrence not written yet starts within two years gets the missing ones, one transaction per series. Several
+ * instances may do it at once: each takes the head's row first (MySQL: `FOR UPDATE`; SQLite writes one at a time)
+ * and looks again, and the unique (series, start) key stops any occurrence from being written twice.
  */
 @Injectable()
 export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutdown {

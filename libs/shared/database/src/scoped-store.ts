@@ -6,9 +6,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  *
  * On Node.js 20 an enabled AsyncLocalStorage keeps promise hooks installed that every promise of the process goes
  * through, the requests that never read the store included; once enabled it stays so until `disable()`. Used as is
- * by the writes, one write at start-up made every later read pay for it (a single event never cached took 6-10 %
- * more of the service's CPU: docs/benchmarks.md). Disabling when the last run ends is safe: no work that reads the
- * store is under way then, and a work that runs later reads nothing, as it would outside any run.
+ * by the writes, the first write made every later read pay for it (12 of the 169 KB a single event's read
+ * allocated: docs/benchmarks.md). Disabling when the last run ends is safe: no work that reads the store is under
+ * way then, and a work that runs later reads nothing, as it would outside any run.
  */
 export class ScopedStore<T> {
   private readonly storage = new AsyncLocalStorage<T>();
