@@ -234,7 +234,7 @@ export function eventBatch(random: Random, startId: number, from: number, to: nu
       const own = id + index;
       const day = DateTime.fromJSDate(start, { zone: eventZone(zone).zone }).toISODate();
       const end = DateTime.fromJSDate(start, { zone: eventZone(zone).zone }).plus(DateTime.fromMillis(endMs).diff(DateTime.fromMillis(startMs))).toJSDate();
-      const occurrence = index === 0 ? {} : { post_parent: id, series_id: id, recurrence_start: utc(start), start_utc: utc(start), end_utc: utc(end) };
+      const occurrence = index === 0 ? {} : { post_parent: id, series_id: id, recurrence_start: utc(start), start_utc: utc(start), end_utc: utc(end), materialized_until: null };
       batch.events.push({ ...event, id: own, ...occurrence });
       for (const text of translations) batch.translations.push({ ...text, event_id: own, slug: index === 0 ? text['slug'] : `${text['slug']}-${day}` });
       for (const [target, rows] of [[batch.venues, venues], [batch.organizers, organizers], [batch.terms, terms]] as const) for (const row of rows) target.push({ ...row, event_id: own });
