@@ -179,7 +179,7 @@ export function occurrenceStarts(lines: string[], series: SeriesStart, until: Da
   const startMs = series.start.getTime();
   const rruleLine = lines.find((line) => line.startsWith('RRULE:'));
   const found = new Set<number>([startMs]);
-  let complete = true;
+  /** The first start after `until`; Infinity while none is known (the series is then complete). */
   let next = Infinity;
   if (rruleLine) {
     // UNTIL as a date means the end of that day in the event's zone; the library is given the UTC instant.
@@ -191,7 +191,7 @@ export function occurrenceStarts(lines: string[], series: SeriesStart, until: Da
     const local = DateTime.fromJSDate(series.start, { zone: series.zone.zone });
     const dtstart = { timeZoneId: zoneId, toString: () => `${local.toFormat("yyyy-MM-dd'T'HH:mm:ss")}${local.toFormat('ZZ')}[${zoneId}]` };
     let expanded: number[];
-    let more: unknown;
+    let more: { epochMilliseconds: number } | null;
     try {
       const recurrence = new RRuleTemporal({ rruleString: rule, dtstart });
       // A series that starts beyond `until` has its first occurrence all the same: the event itself.
@@ -202,17 +202,13 @@ export function occurrenceStarts(lines: string[], series: SeriesStart, until: Da
     }
     if (expanded[0] !== startMs) fail('the event start must be the first occurrence of the RRULE (move start_date onto the rule, or add it as an RDATE)');
     for (const instant of expanded) found.add(instant);
-    complete = more === null || more === undefined;
-    if (!complete) next = (more as { epochMilliseconds: number }).epochMilliseconds;
+    if (more) next = more.epochMilliseconds;
   }
   for (const line of lines.filter((item) => item.startsWith('RDATE'))) {
     for (const instant of lineInstants(line, series).instants) {
       if (instant < startMs) fail('RDATE values must not be before the event start');
       if (instant <= until.getTime()) found.add(instant);
-      else {
-        complete = false;
-        next = Math.min(next, instant);
-      }
+      else next = Math.min(next, instant);
     }
   }
   for (const line of lines.filter((item) => item.startsWith('EXDATE'))) {
@@ -224,5 +220,5 @@ export function occurrenceStarts(lines: string[], series: SeriesStart, until: Da
   }
   const counted = capFrom ? [...found].filter((instant) => instant >= capFrom.getTime()).length : 0;
   if (counted > MAX_OCCURRENCES) fail(`the series has ${counted} occurrences within the horizon; at most ${MAX_OCCURRENCES} are allowed`);
-  return { starts: [...found].sort((a, b) => a - b).map((instant) => new Date(instant)), complete, next: complete ? null : new Date(next) };
+  return { starts: [...found].sort((a, b) => a - b).map((instant) => new Date(instant)), complete: next === Infinity, next: next === Infinity ? null : new Date(next) };
 }

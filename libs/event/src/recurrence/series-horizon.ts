@@ -3,7 +3,6 @@ import { markOnlyAdded, TransactionRunner } from '@calendar/shared/database';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock';
-import { sqlDateTime } from '../event.repository';
 import { HORIZON, SeriesWriter } from './series.writer';
 
 /** How often the horizon is moved on while the service runs (SPEC §13: at least daily). */
@@ -46,9 +45,7 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
     let added = 0;
     for (const headId of await this.series.due(this.dataSource.manager, target)) {
       added += await this.transactions.run(async (manager) => {
-        const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
-        const due = await manager.query(`SELECT id FROM events WHERE id = ? AND materialized_until <= ? AND status <> 'trash'${lock}`, [headId, sqlDateTime(target)]);
-        if (due.length === 0) return 0;
+        if (!(await this.series.stillDue(manager, headId, target))) return 0;
         const { added: ids } = await this.series.sync(manager, headId, 'extend', now);
         for (const id of ids) markOnlyAdded(manager, id);
         return ids.length;

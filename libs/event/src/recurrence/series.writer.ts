@@ -91,6 +91,9 @@ const COLUMNS: [keyof EventEntity, string][] = [
   ['seriesTrashed', 'series_trashed'],
 ];
 
+/** A head is due when the horizon (the parameter) has reached its first occurrence not written yet. */
+const DUE = "materialized_until <= ? AND status <> 'trash'";
+
 /**
  * How a head's write reaches its occurrences: `rule` (new or changed lines: occurrences are matched to the new
  * rule by start, then by day), `dates` (the head moved: its nth occurrence moves to the rule's new nth start),
@@ -271,8 +274,17 @@ export class SeriesWriter {
 
   /** The heads, not in the trash, whose next occurrence not written yet starts by `target`. */
   async due(manager: EntityManager, target: Date): Promise<number[]> {
-    const rows: Row[] = await manager.query(`SELECT id FROM events WHERE materialized_until <= ? AND series_id IS NULL AND status <> 'trash' ORDER BY id`, [sqlDateTime(target)]);
+    const rows: Row[] = await manager.query(`SELECT id FROM events WHERE ${DUE} AND series_id IS NULL ORDER BY id`, [sqlDateTime(target)]);
     return rows.map((row) => Number(row['id']));
+  }
+
+  /**
+   * Whether a head found by `due` is due still, asked inside the transaction that extends it: on MySQL its row is
+   * then held until that transaction ends, so two instances extending at once write the series once.
+   */
+  async stillDue(manager: EntityManager, headId: number, target: Date): Promise<boolean> {
+    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    return (await manager.query(`SELECT id FROM events WHERE id = ? AND ${DUE}${lock}`, [headId, sqlDateTime(target)])).length > 0;
   }
 
   /**
