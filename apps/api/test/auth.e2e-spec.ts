@@ -76,7 +76,8 @@ describe('authentication and roles (SPEC §8)', () => {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
         const reply = await t.request(method, `${TAGS}/${created.body.id}`, { json: method === 'DELETE' ? undefined : { name: 'N' } });
         expect(reply.status).toBe(401);
-        expect(reply.body.code).toBe('rest_not_logged_in');
+        expect(reply.headers['www-authenticate']).toBe('Bearer realm="calendar"');
+        expect(reply.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
       }
     });
   });

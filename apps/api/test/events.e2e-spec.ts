@@ -69,7 +69,7 @@ describe('events (SPEC §4)', () => {
       expect(body).toMatchObject({
         id: 1,
         global_id: 'calendar.test?id=1',
-        author: editor.id,
+        author: String(editor.id),
         status: 'publish',
         date: '2030-01-01 08:00:00',
         date_utc: '2030-01-01 08:00:00',

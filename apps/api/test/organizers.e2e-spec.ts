@@ -32,7 +32,7 @@ describe('organizers (SPEC §5)', () => {
     expect(reply.body).toEqual({
       id: 1,
       global_id: 'calendar.test?id=1',
-      author: editor.id,
+      author: String(editor.id),
       status: 'publish',
       date: '2026-03-01 12:00:00',
       date_utc: '2026-03-01 12:00:00',

@@ -179,7 +179,7 @@ describe('REST platform: parameters, errors, caching (SPEC §2, §3)', () => {
       const anonymous = await t.request('POST', TAGS, { json: { name: '' } });
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="calendar"');
-      expect(anonymous.body).toEqual({ code: 'rest_not_logged_in', message: 'You are not currently logged in.', data: { status: 401 } });
+      expect(anonymous.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
 
       const invalidOnMissing = await t.request('PATCH', `${TAGS}/999`, { token: author, json: { name: '' } });
       expect(invalidOnMissing.status).toBe(400);

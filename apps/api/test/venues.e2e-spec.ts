@@ -51,7 +51,7 @@ describe('venues (SPEC §5)', () => {
       expect(reply.body).toEqual({
         id: 1,
         global_id: 'calendar.test?id=1',
-        author: editor.id,
+        author: String(editor.id),
         status: 'publish',
         date: '2026-01-15 11:00:00',
         date_utc: '2026-01-15 10:00:00',
@@ -318,7 +318,7 @@ describe('venues (SPEC §5)', () => {
       }
       expect((await t.request('GET', `${VENUES}?search=Z`, { token: editor.token })).body.total).toBe(0);
       const reassigned = await t.request('PATCH', `${VENUES}/${mine.id}`, { token: editor.token, json: { author: editor.id } });
-      expect(reassigned.body.author).toBe(editor.id);
+      expect(reassigned.body.author).toBe(String(editor.id));
       const nobody = await t.request('PATCH', `${VENUES}/${mine.id}`, { token: editor.token, json: { author: 999 } });
       expect(nobody.status).toBe(400);
       expect(nobody.body.data.params).toEqual({ author: 'must be the id of an existing user' });

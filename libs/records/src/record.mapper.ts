@@ -14,7 +14,7 @@ export interface RecordTexts {
 export interface CommonFields {
   id: number;
   global_id: string;
-  author: number;
+  author: string;
   status: string;
   date: string;
   date_utc: string;
@@ -51,7 +51,7 @@ export function mapRecordCommon<E extends RecordEntity, T extends RecordTranslat
     common: {
       id: record.id,
       global_id: links.globalId(request, record.id),
-      author: record.authorId,
+      author: String(record.authorId),
       status: record.status,
       date: formatWpDateTime(record.publishedAt, zone),
       date_utc: formatWpDateTime(record.publishedAt),

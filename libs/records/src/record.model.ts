@@ -41,8 +41,8 @@ export class RecordResponse implements CommonFields, LanguageFields {
   @Field({ ...STRING, description: 'host?id=<id>' })
   global_id: string;
 
-  @Field({ ...INTEGER, description: 'User id of the author' })
-  author: number;
+  @Field({ type: 'string', pattern: '^\\d+$', description: 'User id of the author, as a string of digits (as TEC sends it)' })
+  author: string;
 
   @Field({ type: 'string', enum: ['publish', 'future', 'draft', 'pending', 'private', 'trash'] })
   status: string;

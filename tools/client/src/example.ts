@@ -8,7 +8,7 @@ import type { paths } from '../generated/calendar-api';
  */
 
 export interface ExampleRun {
-  created: { id: number; title: string; start_date: string };
+  created: { id: number; title: string; start_date: string; author: string; categories: string[] };
   listed: string[];
   renamed: string;
   trashed: string;
@@ -17,7 +17,8 @@ export interface ExampleRun {
 export async function runExample(baseUrl: string, token: string): Promise<ExampleRun> {
   const client = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } });
   const created = await client.POST('/events', {
-    body: { title: 'Typed client concert', start_date: '2031-05-04 20:00', end_date: '2031-05-04 22:00', status: 'publish' },
+    // Categories as PHP clients of TEC send a list: an object of its values (a plain list works as well).
+    body: { title: 'Typed client concert', start_date: '2031-05-04 20:00', end_date: '2031-05-04 22:00', status: 'publish', categories: { '0': 'Typed clients' } },
   });
   if (!created.data) throw new Error(`create: ${JSON.stringify(created.error)}`);
   const id = created.data.id;
@@ -28,7 +29,14 @@ export async function runExample(baseUrl: string, token: string): Promise<Exampl
   const trashed = await client.DELETE('/events/{id}', { params: { path: { id } } });
   if (!trashed.data) throw new Error(`delete: ${JSON.stringify(trashed.error)}`);
   return {
-    created: { id, title: created.data.title, start_date: created.data.start_date },
+    created: {
+      id,
+      title: created.data.title,
+      start_date: created.data.start_date,
+      // The user id as a string of digits, as TEC sends it.
+      author: created.data.author,
+      categories: created.data.categories.map((term) => term.name),
+    },
     listed: listed.data.events.map((event) => event.title),
     renamed: renamed.data.title,
     trashed: trashed.data.status,

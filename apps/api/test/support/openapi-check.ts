@@ -1,5 +1,6 @@
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { readBracketKeys } from '@calendar/shared/http';
 
 /*
  * Holds every answer of the HTTP suite to the API description the service serves (`GET .../doc`): an answer of a
@@ -170,15 +171,17 @@ function objectOf(parameters: Parameter[], location: string): Record<string, unk
   };
 }
 
-/** Query or form fields by name: `name[]` is `name` (SPEC §2.2), a repeated name a list of its values. */
-function fields(search: URLSearchParams): Record<string, string | string[]> {
+/**
+ * Query or form fields by name, as the service reads them: a repeated name is a list of its values, and PHP's
+ * bracket keys are lists and objects (`name[]=a`, `categories[0]=5`, `categories[id]=5`; SPEC §2.2, §4.2).
+ */
+function fields(search: URLSearchParams): Record<string, unknown> {
   const result: Record<string, string | string[]> = {};
-  for (const [rawName, value] of search) {
-    const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
+  for (const [name, value] of search) {
     const previous = result[name];
     result[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
-  return result;
+  return readBracketKeys(result);
 }
 
 /** A path without dot segments; one that cannot be parsed as it is. */

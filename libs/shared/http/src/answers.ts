@@ -37,7 +37,7 @@ export const TRANSLATIONS = { ...mapOf(ref(TranslationSummary)), description: 'T
 /** Every `code` of the error envelope (SPEC §3.1), by HTTP status. */
 export const ERROR_CODES: Record<number, string[]> = {
   400: ['rest_invalid_param', 'rest_missing_callback_param', 'rest_invalid_json', 'rest_bad_request', 'rest_bad_url', 'tickets-not-supported'],
-  401: ['rest_not_logged_in', 'rest_invalid_credentials'],
+  401: ['rest_forbidden', 'rest_invalid_credentials'],
   403: [
     'rest_forbidden',
     'event-not-accessible',

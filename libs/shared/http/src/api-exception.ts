@@ -36,8 +36,9 @@ export class ApiException extends Error {
     return new ApiException(405, 'rest_no_route', 'No route was found matching the URL and request method.', {}, { Allow: allowed.join(', ') });
   }
 
+  /** A write (or any call that needs a login) without credentials: TEC's code and words (SPEC §3.1). */
   static notLoggedIn(): ApiException {
-    return new ApiException(401, 'rest_not_logged_in', 'You are not currently logged in.', {}, {
+    return new ApiException(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.', {}, {
       'WWW-Authenticate': 'Bearer realm="calendar"',
     });
   }

@@ -1,13 +1,25 @@
 import type { FastifyRequest } from 'fastify';
+import { parse as parseBrackets } from 'qs';
 import { ApiException } from './api-exception';
 
 type Bag = Record<string, unknown>;
 
-/** `name[]` is the same parameter as `name` (PHP-style repeated keys). */
-function normalizeKeys(source: unknown): Bag {
+/**
+ * The keys of a query string or a form body read as PHP builds them (`http_build_query`): `categories[0]=5&
+ * categories[1]=jazz` is the list `categories`, `venue[venue]=Hall&venue[city]=Paris` the object `venue`, and
+ * `name[]=a&name[]=b` the list `name`. Keys without brackets are left as they are; prototype keys are dropped.
+ */
+export function readBracketKeys(source: Bag): Bag {
+  if (!Object.keys(source).some((key) => key.includes('['))) return source;
+  return parseBrackets(source as Record<string, string>, { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowPrototypes: false }) as Bag;
+}
+
+/** `name[]` is the same parameter as `name` (repeated keys). */
+function normalizeKeys(source: unknown, brackets: boolean): Bag {
   const bag: Bag = {};
   if (!source || typeof source !== 'object') return bag;
-  for (const [rawKey, value] of Object.entries(source as Bag)) {
+  const keyed = brackets ? readBracketKeys(source as Bag) : (source as Bag);
+  for (const [rawKey, value] of Object.entries(keyed)) {
     const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
     const previous = bag[key];
     if (previous === undefined) bag[key] = value;
@@ -28,7 +40,9 @@ export function mergeRequestParams(request: FastifyRequest): void {
   if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body))) {
     throw new ApiException(400, 'rest_invalid_json', 'The request body must be a JSON object or form fields.');
   }
-  const merged: Bag = { ...normalizeKeys(request.query), ...normalizeKeys(body) };
+  // Form and multipart fields are text with PHP's bracket keys; a JSON body's keys are names as they are.
+  const jsonBody = /\bjson\b/i.test(String(request.headers['content-type'] ?? ''));
+  const merged: Bag = { ...normalizeKeys(request.query, true), ...normalizeKeys(body, !jsonBody) };
   request.params_ = merged;
   (request as { query: unknown }).query = merged;
   (request as { body: unknown }).body = merged;

@@ -8,6 +8,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiException } from './api-exception';
+import { answerWhileDraining } from './refused-body';
 import { applyCaching } from './caching';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
@@ -114,7 +115,16 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
     const discovery = `<${requestOrigin(request)}${config.apiRoot}/>; rel="https://api.w.org/"`;
     const existing = reply.getHeader('Link');
     reply.header('Link', [...(existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)]), discovery].join(', '));
-    return applyCaching(request, reply, payload);
+    const answer = applyCaching(request, reply, payload);
+    // A body refused as too large may still be arriving: the client gets to read the 413 before the connection closes.
+    if (reply.statusCode === 413 && (typeof answer === 'string' || Buffer.isBuffer(answer))) {
+      const draining = answerWhileDraining(request.raw, answer);
+      if (draining) {
+        reply.header('content-length', draining.length).header('connection', 'close');
+        return draining.body;
+      }
+    }
+    return answer;
   });
   fastify.addHook('onResponse', async (request, reply) => {
     // The line is built only when it is written (`LOG_LEVEL` at info or below).

@@ -16,6 +16,7 @@ import {
   TimeZoneParam,
   UrlParam,
 } from './validation';
+import { readBracketKeys } from './params';
 import { toParamsException } from './validation.pipe';
 
 class ReadParams {
@@ -147,5 +148,26 @@ describe('readList', () => {
     expect(readList(' 1, 2 ,,3')).toEqual(['1', '2', '3']);
     expect(readList(['a,b', 'c'])).toEqual(['a', 'b', 'c']);
     expect(readList(5)).toEqual([5]);
+  });
+
+  it('takes an object as the list of its values, as PHP clients send arrays', () => {
+    expect(readList({ '0': 5, '1': 'jazz' })).toEqual([5, 'jazz']);
+    expect(readList({ id: '7' })).toEqual(['7']);
+    expect(readList({})).toEqual([]);
+  });
+});
+
+describe('readBracketKeys', () => {
+  it('reads PHP form keys as lists and objects, and leaves other keys as they are', () => {
+    expect(readBracketKeys({ 'categories[0]': '5', 'categories[1]': 'jazz', 'tags[id]': '3', 'venue[]': ['1', '2'], title: 'A' })).toEqual({
+      categories: ['5', 'jazz'],
+      tags: { id: '3' },
+      venue: ['1', '2'],
+      title: 'A',
+    });
+    const plain = { 'title': 'A', status: ['draft', 'pending'] };
+    expect(readBracketKeys(plain)).toBe(plain);
+    expect(readBracketKeys({ '__proto__[polluted]': '1', 'constructor[prototype][x]': '1', a: '1', 'b[0]': '2' })).toEqual({ a: '1', b: ['2'] });
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });

@@ -128,12 +128,21 @@ function orEmpty(schema: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * A list in every form of SPEC §2.2: one item, a comma-separated string (`textPattern`), or an array of either.
+ * A list in every form of SPEC §2.2: one item, a comma-separated string (`textPattern`), an array of either, or an
+ * object whose values are the items.
  * The patterns are written so that no input makes a validator backtrack for long.
  */
 export function listForms(item: Record<string, unknown>[], textPattern: string): Record<string, unknown> {
   const text = { type: 'string', pattern: textPattern };
-  return { anyOf: [...item, text, { type: 'array', items: { anyOf: [...item, text] } }] };
+  const one = { anyOf: [...item, text] };
+  return {
+    anyOf: [
+      ...item,
+      text,
+      { type: 'array', items: one },
+      { type: 'object', additionalProperties: one, description: 'The list of its values, as PHP clients send arrays ({"0": 5, "1": "jazz"}, or keys[0]=5 in a form); {} for none' },
+    ],
+  };
 }
 
 export function single(value: unknown): unknown {
@@ -161,9 +170,16 @@ export function readBoolean(value: unknown): boolean | undefined {
   return Object.hasOwn(BOOLEAN_WORDS, word) ? BOOLEAN_WORDS[word] : undefined;
 }
 
-/** Splits a list parameter: JSON array, comma-separated string, repeated keys, or a single value. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+}
+
+/**
+ * Splits a list parameter: JSON array, comma-separated string, repeated keys, or a single value. An object is the
+ * list of its values, as PHP clients send arrays (`{"0": 5, "1": "jazz"}`, `categories[0]=5`); `{}` is no item.
+ */
 export function readList(value: unknown): unknown[] {
-  const items = Array.isArray(value) ? value : [value];
+  const items = Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : [value];
   return items.flatMap((item) => (typeof item === 'string' ? item.split(',') : [item])).map((item) => (typeof item === 'string' ? item.trim() : item)).filter((item) => item !== '');
 }
 
