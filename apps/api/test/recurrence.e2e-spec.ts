@@ -291,4 +291,31 @@ describe('the horizon of endless series (SPEC §13)', () => {
     const listed = await b.request('GET', `${EVENTS}?post_parent=${created.body.id}&start_date=2029-12-01&end_date=2030-12-31`);
     expect([listed.status, listed.body.events.map((event: { start_date: string }) => event.start_date)]).toEqual([200, ['2029-12-04 19:00:00', '2029-12-11 19:00:00', '2029-12-18 19:00:00', '2029-12-25 19:00:00', '2030-01-01 19:00:00']]);
   });
+
+  it('counts the occurrences the horizon adds later in their terms', async () => {
+    setClock('2027-01-05T10:00:00Z');
+    const editor = await a.user('editor', 'horizon-terms-editor');
+    const created = await a.request('POST', EVENTS, {
+      token: editor.token,
+      json: { title: 'Weekly jazz', start_date: '2027-01-05 19:00', end_date: '2027-01-05 20:00', timezone: 'UTC', recurrence: ['RRULE:FREQ=WEEKLY'], categories: ['Jazz'], tags: ['weekly'] },
+    });
+    expect(created.status).toBe(201);
+    const [jazz, weekly] = [created.body.categories[0].id, created.body.tags[0].id];
+    const window = 'start_date=2027-01-01&end_date=2031-12-31&per_page=1';
+    /** The term's count beside the number of events its filter lists. */
+    const counted = async () => {
+      const category = await b.request('GET', `${NS}/categories/${jazz}`);
+      const tag = await b.request('GET', `${NS}/tags/${weekly}`);
+      const byCategory = await b.request('GET', `${EVENTS}?${window}&categories=${jazz}`);
+      const byTag = await b.request('GET', `${EVENTS}?${window}&tags=${weekly}`);
+      return [category.body.count, byCategory.body.total, tag.body.count, byTag.body.total];
+    };
+    const before = tuesdays('2029-01-05T10:00:00Z').length;
+    expect(await counted()).toEqual([before, before, before, before]);
+    // Sixty days on, the horizon adds the Tuesdays of those sixty days two years ahead.
+    setClock('2027-03-06T10:00:00Z');
+    const added = await a.get(SeriesHorizon).extend();
+    const after = tuesdays('2029-03-06T10:00:00Z').length;
+    expect([added, await counted()]).toEqual([after - before, [after, after, after, after]]);
+  });
 });

@@ -5,7 +5,7 @@ import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import type { MediaEntity } from '@calendar/records';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordStatus, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
-import { markChanged, markOnlyAdded } from '@calendar/shared/database';
+import { WriteEffects } from '@calendar/shared/database';
 import { ApiException, assertPageExists, Caller, JsonTemplate, JsonText, jsonOf, ListResult, requestOrigin, RevisionCache } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, parseTimeZone, parseUtcWallClock, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
@@ -99,8 +99,24 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     this.gridEvents = new RevisionCache(deps.config.renderCacheBytes / 4);
   }
 
-  /** Venues, organizers and terms learn about events through their ports. */
-  onModuleInit(): void {
+  /**
+   * Venues, organizers and terms learn about events through their ports; what event writes change of terms' counts
+   * and of the longest event span is applied with every write's effects.
+   */
+  override onModuleInit(): void {
+    super.onModuleInit();
+    const coordinator = this.deps.transactions.coordinator;
+    coordinator.register('longest event span', async (manager, effects) => {
+      if (effects.longestSpan > 0) await this.events.widenSpan(manager, effects.longestSpan);
+    });
+    // Counts are of published events, and term answers carry them: their version moves on with the write.
+    coordinator.register('term counts', async (manager, effects) => {
+      if (effects.terms.size === 0) return;
+      effects.movePart('terms');
+      const ids = [...effects.terms];
+      await this.termRepository.lockForCount(manager, ids);
+      await this.termRepository.setCounts(manager, await this.events.termCounts(manager, ids));
+    });
     this.termLinks.register({ termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId) });
     this.deps.eventLinks.register({
       idsForEvent: (kind: LinkedKind, eventId: number) => this.events.linkedIds(kind, eventId),
@@ -556,11 +572,6 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     }
   }
 
-  /** A create adds the event and what is made for it alone: lists' kept totals count it instead of counting anew. */
-  protected override created(manager: EntityManager, id: number): void {
-    markOnlyAdded(manager, id);
-  }
-
   /** Links, parent and term counts, in the write's transaction (SPEC §4.2). */
   protected override async afterWrite(manager: EntityManager, event: EventEntity, input: UpdateEventByIdDto, context: RequestContext, isCreate: boolean, previous?: EventEntity): Promise<void> {
     if (input.post_parent) {
@@ -588,17 +599,17 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     // (the foreign key), and two writes that both held it and then asked for the row's lock would deadlock.
     if (counted) await this.termRepository.lockForCount(manager, [...before, ...after]);
     if (after !== before) await this.events.setLinks(manager, 'term', event.id, after);
-    await this.events.widenSpan(manager, Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
-    const seriesTerms = await this.writeSeries(manager, event, input, context, isCreate, previous);
-    if (counted || seriesTerms.length > 0) await this.recount(manager, [...before, ...after, ...seriesTerms]);
+    const effects = WriteEffects.of(manager).widenSpan(Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
+    if (counted) effects.recount([...before, ...after]);
+    await this.writeSeries(manager, event, input, context, isCreate, previous);
   }
 
   /**
    * After a head's write, its occurrences follow (SPEC §13); after an occurrence's, the fields written on it alone
-   * are detached from its head (a restore from the trash detaches nothing). Returns the terms whose counts the
-   * series' write may have changed.
+   * are detached from its head (a restore from the trash detaches nothing). The series writer records what it
+   * changes (occurrences, their terms' counts) with the write's effects.
    */
-  private async writeSeries(manager: EntityManager, event: EventEntity, input: UpdateEventByIdDto, context: RequestContext, isCreate: boolean, previous?: EventEntity): Promise<number[]> {
+  private async writeSeries(manager: EntityManager, event: EventEntity, input: UpdateEventByIdDto, context: RequestContext, isCreate: boolean, previous?: EventEntity): Promise<void> {
     if (event.seriesId) {
       const keys = new Set((event.detached ?? '').split(',').filter((key) => key !== ''));
       const written = input as unknown as Record<string, unknown>;
@@ -609,17 +620,14 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       }
       for (const field of ['title', 'description', 'excerpt', 'slug']) if (written[field] !== undefined) keys.add(`${field}@${context.language}`);
       await manager.query('UPDATE events SET detached = ? WHERE id = ?', [keys.size > 0 ? [...keys].sort().join(',') : null, event.id]);
-      return [];
+      return;
     }
-    if (!event.recurrence && !previous?.recurrence) return [];
+    if (!event.recurrence && !previous?.recurrence) return;
     const moved = previous !== undefined && (['startUtc', 'endUtc'] as const).some((key) => previous[key].getTime() !== event[key].getTime());
     const change: SeriesChange =
       isCreate || previous?.recurrence !== event.recurrence ? 'rule' : moved || previous?.timezone !== event.timezone || Boolean(previous?.allDay) !== Boolean(event.allDay) ? 'dates' : 'fields';
     try {
-      const { added, termIds } = await this.series.sync(manager, event.id, change, this.clock.now());
-      // A new series only adds events: kept list totals catch up by counting them.
-      if (isCreate) for (const id of added) markOnlyAdded(manager, id);
-      return termIds;
+      await this.series.sync(manager, event.id, change, this.clock.now());
     } catch (error) {
       if (error instanceof RecurrenceError) throw ApiException.invalidParams({ recurrence: error.message });
       throw error;
@@ -633,19 +641,9 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   /** The trash keeps links; only the published counts of the event's terms change. */
   protected override async afterRemove(manager: EntityManager, event: EventEntity): Promise<void> {
-    const terms = (await this.events.links([event.id], manager)).terms.get(event.id) ?? [];
+    WriteEffects.of(manager).recount((await this.events.links([event.id], manager)).terms.get(event.id) ?? []);
     // A head takes its series to the trash (SPEC §13); occurrences trashed on their own before stay apart.
-    if (event.recurrence && !event.seriesId) terms.push(...(await this.series.trash(manager, event.id, this.clock.now())));
-    await this.recount(manager, terms);
-  }
-
-  private async recount(manager: EntityManager, termIds: number[]): Promise<void> {
-    if (termIds.length === 0) return;
-    // Term answers carry their counts (and terms named in the write may have been created): their version moves on.
-    markChanged(manager, 'terms');
-    const ids = [...new Set(termIds)];
-    await this.termRepository.lockForCount(manager, ids);
-    await this.termRepository.setCounts(manager, await this.events.termCounts(manager, ids));
+    if (event.recurrence && !event.seriesId) await this.series.trash(manager, event.id, this.clock.now());
   }
 
   /** Venue/organizer items of a write: existing ids, or new records created in the same transaction. */

@@ -4,7 +4,7 @@ import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '
 import { SlugsInFlight } from './slugs-in-flight';
 import { can, UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
-import { markChanged, TransactionRunner } from '@calendar/shared/database';
+import { TransactionRunner, WriteEffects } from '@calendar/shared/database';
 import { searchTerms } from '@calendar/shared/search';
 import { ApiException, assertPageExists, CountMemo, DATA_PARTS, DataPart, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
@@ -110,11 +110,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   }
 
   async create(input: W, context: RequestContext): Promise<R> {
-    const id = await this.write(async (manager) => {
-      const created = await this.createWith(manager, input, context);
-      this.created(manager, created);
-      return created;
-    });
+    const id = await this.write((manager) => this.createWith(manager, input, context));
     return this.presentOne((await this.repository.findOne(id)) as E, context);
   }
 
@@ -138,7 +134,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     await manager.getRepository(this.kind.entity).insert(record as never);
     await this.writeTexts(manager, record, context.language, input, true);
     await this.afterWrite(manager, record, input, context, true);
-    await this.reindex(manager, record.id);
+    WriteEffects.of(manager).record(this.kind.kind, record.id, 'created').reindex(this.kind.kind, record.id);
     return record.id;
   }
 
@@ -183,7 +179,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       record.translations = found.translations;
       await this.writeTexts(manager, record, context.language, input, false);
       await this.afterWrite(manager, record, input, context, false, found);
-      await this.reindex(manager, record.id);
+      WriteEffects.of(manager).record(this.kind.kind, record.id, 'updated').reindex(this.kind.kind, record.id);
     });
     return this.presentOne((await this.repository.findOne(found.id)) as E, context);
   }
@@ -197,6 +193,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       await manager
         .getRepository(this.kind.entity)
         .update({ id: found.id } as never, this.revise({ previousStatus: found.status, status: 'trash', modifiedAt: new Date() }) as never);
+      WriteEffects.of(manager).record(this.kind.kind, found.id, 'trashed');
       await this.afterRemove(manager, found);
     });
     return this.presentOne((await this.repository.findOne(found.id)) as E, context);
@@ -225,14 +222,19 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
     return response;
   }
 
+  /**
+   * The search rows of the records of this kind a write created or updated are rebuilt from what it left, once, at
+   * the end of the write (the `WriteCoordinator` applies every write's effects).
+   */
+  onModuleInit(): void {
+    this.deps.transactions.coordinator.register(`search rows of ${this.kind.path}`, async (manager, effects) => {
+      for (const id of effects.reindexed(this.kind.kind)) await this.reindex(manager, id);
+    });
+  }
+
   /** Rebuilds the record's rows of the search index from what the write left, in the write's transaction. */
   protected async reindex(manager: EntityManager, id: number): Promise<void> {
     await this.repository.reindexSearch(manager, id);
-  }
-
-  /** Called in the transaction of a create, once the record and everything made for it are written. */
-  protected created(_manager: EntityManager, _id: number): void {
-    return;
   }
 
   /** Keeps what depends on the record's status current when it goes to the trash (events: term counts). */
@@ -273,7 +275,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
 
   /** Venues and organizers have data versions of their own (kept renderings of them follow their writes). */
   private markPart(manager: EntityManager): void {
-    if ((DATA_PARTS as readonly string[]).includes(this.kind.path)) markChanged(manager, this.kind.path as DataPart);
+    if ((DATA_PARTS as readonly string[]).includes(this.kind.path)) WriteEffects.of(manager).movePart(this.kind.path as DataPart);
   }
 
   /** Gives the changes of a write a new `revision` where the kind keeps one (RecordKind.revised). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { markChanged, TransactionRunner } from '@calendar/shared/database';
+import { TransactionRunner, WriteEffects } from '@calendar/shared/database';
 import { ApiException, assertPageExists, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
 import type { FastifyRequest } from 'fastify';
 import { EntityManager } from 'typeorm';
@@ -91,6 +91,7 @@ export class TermService {
       await manager.getRepository(TermEntity).insert(term);
       const translation = manager.getRepository(TermTranslationEntity).create({ termId: term.id, taxonomy, lang: context.language });
       await this.applyTexts(manager, term, translation, input, input.name as string);
+      WriteEffects.of(manager).record(taxonomy, term.id, 'created');
       return term.id;
     }, taxonomy);
     return this.get(taxonomy, term, context);
@@ -113,6 +114,7 @@ export class TermService {
         await this.applyTexts(manager, term, translation, input, input.name ?? fallbackName);
       }
       await manager.getRepository(TermEntity).update({ id }, changes);
+      WriteEffects.of(manager).record(taxonomy, id, 'updated');
     }, taxonomy);
     return this.get(taxonomy, id, context);
   }
@@ -128,6 +130,7 @@ export class TermService {
       }
       await manager.getRepository(TermTranslationEntity).delete({ termId: id });
       await manager.getRepository(TermEntity).delete({ id });
+      WriteEffects.of(manager).record(taxonomy, id, 'deleted');
     }, taxonomy);
     return response;
   }
@@ -194,6 +197,8 @@ export class TermService {
       await manager.getRepository(TermEntity).insert(term);
       const translation = manager.getRepository(TermTranslationEntity).create({ termId: term.id, taxonomy, lang: context.language });
       await this.applyTexts(manager, term, translation, { name: item }, item);
+      // Made for the event being written: its own change, and term answers' version moves on.
+      WriteEffects.of(manager).record(taxonomy, term.id, 'created').movePart('terms');
       ids.push(term.id);
     }
     return [...new Set(ids)];
@@ -221,7 +226,7 @@ export class TermService {
   private async write<T>(work: (manager: EntityManager) => Promise<T>, taxonomy: Taxonomy): Promise<T> {
     try {
       return await this.transactions.run((manager) => {
-        markChanged(manager, 'terms');
+        WriteEffects.of(manager).movePart('terms');
         return work(manager);
       });
     } catch (error) {

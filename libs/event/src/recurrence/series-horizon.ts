@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { markOnlyAdded, TransactionRunner } from '@calendar/shared/database';
+import { TransactionRunner } from '@calendar/shared/database';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock';
@@ -46,9 +46,8 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
     for (const headId of await this.series.due(this.dataSource.manager, target)) {
       added += await this.transactions.run(async (manager) => {
         if (!(await this.series.stillDue(manager, headId, target))) return 0;
-        const { added: ids } = await this.series.sync(manager, headId, 'extend', now);
-        for (const id of ids) markOnlyAdded(manager, id);
-        return ids.length;
+        // The occurrences added and their terms' counts are applied with the write's effects, as for any write.
+        return (await this.series.sync(manager, headId, 'extend', now)).length;
       });
     }
     return added;

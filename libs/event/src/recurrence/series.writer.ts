@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { firstFreeSlug, likeStartsWith } from '@calendar/i18n';
+import { WriteEffects } from '@calendar/shared/database';
 import { recordSearchEntries } from '@calendar/shared/search';
 import { parseUtcWallClock } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
@@ -149,9 +150,12 @@ export class SeriesWriter {
 
   /**
    * Brings the occurrences of the series headed by `headId` in line with the head as written, up to `now` + the
-   * horizon. Returns the ids of the occurrences added and the terms whose counts may have changed.
+   * horizon. What it changes goes to the write's effects: each occurrence created, updated, trashed or deleted, and
+   * the terms whose counts may have changed (those of the head and of every occurrence before and after). Returns
+   * the ids of the occurrences added. (Occurrences' search rows are written here, in one statement for the series.)
    */
-  async sync(manager: EntityManager, headId: number, change: SeriesChange, now: Date): Promise<{ added: number[]; termIds: number[] }> {
+  async sync(manager: EntityManager, headId: number, change: SeriesChange, now: Date): Promise<number[]> {
+    const effects = WriteEffects.of(manager);
     const [head] = await this.events.load([headId], manager);
     const existing: Row[] = await manager.query(
       'SELECT id, recurrence_start, detached, status, previous_status, series_trashed FROM events WHERE series_id = ? ORDER BY recurrence_start, id',
@@ -162,7 +166,8 @@ export class SeriesWriter {
     if (!head.recurrence) {
       await this.drop(manager, existing, touchedTerms);
       await manager.query('UPDATE events SET materialized_until = NULL WHERE id = ?', [headId]);
-      return { added: [], termIds: [...touchedTerms] };
+      effects.recount(touchedTerms);
+      return [];
     }
     const zone = eventZone(head.timezone);
     const until = DateTime.fromJSDate(now).plus(HORIZON).toJSDate();
@@ -256,20 +261,25 @@ export class SeriesWriter {
     // occurrence (each such write would move the data version on for nothing).
     await manager.query('UPDATE events SET materialized_until = ? WHERE id = ?', [next ? sqlDateTime(next) : null, headId]);
     for (const item of desired) for (const id of item.links.terms) touchedTerms.add(id);
-    return { added: created.map((item) => item.id as number), termIds: [...touchedTerms] };
+    for (const item of updated) effects.record('event', item.id as number, 'updated');
+    for (const item of created) effects.record('event', item.id as number, 'created');
+    effects.recount(touchedTerms);
+    return created.map((item) => item.id as number);
   }
 
   /**
    * The series goes to the trash with its head: every occurrence not in the trash already, marked as trashed with
-   * it. Returns the terms of the series' occurrences (their counts change).
+   * it. The occurrences trashed and their terms (whose counts change) go to the write's effects.
    */
-  async trash(manager: EntityManager, headId: number, now: Date): Promise<number[]> {
+  async trash(manager: EntityManager, headId: number, now: Date): Promise<void> {
     const terms: Row[] = await manager.query('SELECT DISTINCT term_id FROM event_terms WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)', [headId]);
+    const trashed: Row[] = await manager.query("SELECT id FROM events WHERE series_id = ? AND status <> 'trash'", [headId]);
     await manager.query(
       `UPDATE events SET previous_status = status, status = 'trash', series_trashed = 1, revision = ?, modified_at = ? WHERE series_id = ? AND status <> 'trash'`,
       [randomInt(1, 2 ** 31 - 1), sqlDateTime(now), headId],
     );
-    return terms.map((row) => Number(row['term_id']));
+    const effects = WriteEffects.of(manager).recount(terms.map((row) => Number(row['term_id'])));
+    for (const row of trashed) effects.record('event', Number(row['id']), 'trashed');
   }
 
   /** The heads, not in the trash, whose next occurrence not written yet starts by `target`. */
@@ -308,6 +318,9 @@ export class SeriesWriter {
         ...trashed,
       ]);
     }
+    const effects = WriteEffects.of(manager);
+    for (const id of gone) effects.record('event', id, 'deleted');
+    for (const id of trashed) effects.record('event', id, 'trashed');
   }
 
   /** What an occurrence is: its head's row, texts and links, with what was edited on it alone kept. */

@@ -1,6 +1,8 @@
 export * from './data-source-options';
 export * from './database.module';
 export * from './transaction';
+export * from './write-coordinator';
+export * from './write-effects';
 export { MIGRATIONS } from './migrations';
 export * from './query-counter';
 export * from './data-version';

@@ -1,7 +1,9 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { DatabaseDataVersion, VERSION_SLOTS } from './data-version';
-import { markChanged, markOnlyAdded, slotFor, TransactionRunner, WRITE_LOG_PER_SLOT } from './transaction';
+import { TransactionRunner } from './transaction';
+import { slotFor, WRITE_LOG_PER_SLOT } from './write-coordinator';
+import { WriteEffects } from './write-effects';
 
 describe('TransactionRunner and the data versions', () => {
   let dataSource: DataSource;
@@ -19,9 +21,7 @@ describe('TransactionRunner and the data versions', () => {
     expect(await versions.read()).toEqual({ global: 0, parts: { venues: 0, organizers: 0, terms: 0 }, slots: none });
     await runner.run(async () => undefined);
     await runner.run(async (manager) => {
-      markChanged(manager, 'terms');
-      markChanged(manager, 'venues');
-      markChanged(manager, 'terms');
+      WriteEffects.of(manager).movePart('terms').movePart('venues').movePart('terms');
     });
     const after = await versions.read();
     expect(after).toEqual({ global: 2, parts: { venues: 1, organizers: 0, terms: 1 }, slots: expect.any(Array) });
@@ -29,7 +29,7 @@ describe('TransactionRunner and the data versions', () => {
     expect(after.slots.reduce((sum, writes) => sum + writes, 0)).toBe(2);
     await expect(
       runner.run(async (manager) => {
-        markChanged(manager, 'organizers');
+        WriteEffects.of(manager).movePart('organizers');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -64,23 +64,26 @@ describe('TransactionRunner and the data versions', () => {
     const runner = new TransactionRunner(dataSource);
     await dataSource.query('DELETE FROM write_log');
     await runner.run(async (manager) => {
-      markOnlyAdded(manager, 41);
-      markOnlyAdded(manager, 42);
+      WriteEffects.of(manager).record('event', 41, 'created').record('venue', 7, 'created').record('event', 42, 'created');
     });
     await runner.run(async () => undefined);
+    // An update of an event is not an addition, even beside one.
+    await runner.run(async (manager) => {
+      WriteEffects.of(manager).record('event', 44, 'created').record('event', 40, 'updated');
+    });
     await expect(
       runner.run(async (manager) => {
-        markOnlyAdded(manager, 43);
+        WriteEffects.of(manager).record('event', 43, 'created');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
     const slots: { slot: number; writes: number }[] = await dataSource.query('SELECT slot, writes FROM version_slots');
     const log: { slot: number; seq: number; event_id: number }[] = await dataSource.query('SELECT slot, seq, event_id FROM write_log ORDER BY event_id DESC');
     // Each write's rows carry its slot and the count it moved that slot to.
-    expect(log.map((row) => row.event_id)).toEqual([42, 41, 0]);
+    expect(log.map((row) => row.event_id)).toEqual([42, 41, 0, 0]);
     expect(log[0].slot === log[1].slot && log[0].seq === log[1].seq).toBe(true);
     for (const row of log) expect(slots.find((slot) => slot.slot === row.slot)?.writes).toBeGreaterThanOrEqual(row.seq);
-    expect(new Set(log.map((row) => `${row.slot}:${row.seq}`)).size).toBe(2);
+    expect(new Set(log.map((row) => `${row.slot}:${row.seq}`)).size).toBe(3);
     // Every 16th write of a slot, that slot's rows more than WRITE_LOG_PER_SLOT behind go.
     await dataSource.query('UPDATE version_slots SET writes = ?', [WRITE_LOG_PER_SLOT + 15]);
     await dataSource.query('DELETE FROM write_log');
@@ -89,6 +92,25 @@ describe('TransactionRunner and the data versions', () => {
     const [{ written }] = await dataSource.query(`SELECT slot AS written FROM version_slots WHERE writes = ${WRITE_LOG_PER_SLOT + 16}`);
     expect(await dataSource.query('SELECT seq FROM write_log WHERE slot = ? ORDER BY seq', [written])).toEqual([{ seq: 17 }, { seq: WRITE_LOG_PER_SLOT + 16 }]);
     expect(await dataSource.query('SELECT COUNT(*) AS n FROM write_log WHERE slot <> ? AND seq <= 17', [written])).toEqual([{ n: 2 * (VERSION_SLOTS - 1) }]);
+  });
+
+  it('applies the registered appliers to each write\'s effects inside its transaction, in the order they registered', async () => {
+    const runner = new TransactionRunner(dataSource);
+    const seen: string[] = [];
+    runner.coordinator.register('first', async (manager, effects) => {
+      seen.push(`first ${effects.changes.map((change) => `${change.kind} ${change.id} ${change.action}`).join(', ')}`);
+      await manager.query('SELECT 1');
+    });
+    runner.coordinator.register('second', async (_manager, effects) => {
+      seen.push(`second ${[...effects.terms].join(',')}`);
+    });
+    expect(() => runner.coordinator.register('first', async () => undefined)).toThrow('An applier named first is registered already');
+    await runner.run(async (manager) => {
+      WriteEffects.of(manager).record('venue', 3, 'created').record('venue', 3, 'updated').record('event', 5, 'updated').record('event', 5, 'trashed').recount([2, 9, 2]);
+      WriteEffects.of(manager).record('tag', 8, 'created').record('tag', 8, 'deleted');
+    });
+    expect(seen).toEqual(['first venue 3 created, event 5 trashed', 'second 2,9']);
+    expect(() => WriteEffects.of(dataSource.manager)).toThrow('No write runs on this manager: writes go through TransactionRunner.run');
   });
 
   it('refuses a query a write would send on another connection than its transaction, and allows it after', async () => {

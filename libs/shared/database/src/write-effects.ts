@@ -1,0 +1,111 @@
+import type { DataPart } from '@calendar/shared/http';
+import type { EntityManager } from 'typeorm';
+
+/** The kinds of record a write changes, as clients know them. */
+export type ChangedKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+
+/** What happened to a record: `trashed` keeps it (a status update restores it), `deleted` removes it for good. */
+export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
+
+export interface RecordChange {
+  kind: ChangedKind;
+  id: number;
+  action: ChangeAction;
+}
+
+/** The kinds whose records have rows in the search index. */
+export type SearchedKind = 'event' | 'venue' | 'organizer';
+
+/**
+ * Everything one write transaction changed, as data: the writers (event, venue, organizer and term writes, the
+ * series writer, the series horizon) record here what they did, and the `WriteCoordinator` applies it once, at
+ * the end of the write and inside its transaction: search rows rebuilt, term counts recounted, the longest event
+ * span widened, the idempotency key claimed, the data versions moved on and the write logged.
+ *
+ * `changes` is every record the write created, updated, trashed or deleted, known at commit: what a change log or
+ * an outbox needs.
+ */
+export class WriteEffects {
+  private readonly byRecord = new Map<string, RecordChange>();
+  /** Terms whose published-event counts the write may have changed. */
+  readonly terms = new Set<number>();
+  /** Parts of the data whose versions move on with the global one (what is kept of them is read again). */
+  readonly parts = new Set<DataPart>();
+  /** Records whose rows of the search index are rebuilt from what the write left. */
+  readonly search = new Set<string>();
+  /** The longest start-to-end span (seconds) of an event the write left; 0 when it wrote no event's dates. */
+  longestSpan = 0;
+
+  /** The effects of the write running on `manager` (one run by `TransactionRunner`). */
+  static of(manager: EntityManager): WriteEffects {
+    const effects = running.get(manager);
+    if (!effects) throw new Error('No write runs on this manager: writes go through TransactionRunner.run');
+    return effects;
+  }
+
+  /** Starts recording the effects of the write that runs on `manager`. */
+  static begin(manager: EntityManager): WriteEffects {
+    const effects = new WriteEffects();
+    running.set(manager, effects);
+    return effects;
+  }
+
+  /**
+   * Records what happened to a record. A record created by this write stays `created` whatever else the write
+   * does to it, and is forgotten if the write deletes it again; otherwise the last action is the one that counts.
+   */
+  record(kind: ChangedKind, id: number, action: ChangeAction): this {
+    const key = `${kind}:${id}`;
+    const known = this.byRecord.get(key);
+    if (known?.action === 'created') {
+      if (action === 'deleted') this.byRecord.delete(key);
+      return this;
+    }
+    this.byRecord.set(key, { kind, id, action });
+    return this;
+  }
+
+  /** Every record changed, in the order first recorded. */
+  get changes(): RecordChange[] {
+    return [...this.byRecord.values()];
+  }
+
+  recount(termIds: Iterable<number>): this {
+    for (const id of termIds) this.terms.add(id);
+    return this;
+  }
+
+  movePart(part: DataPart): this {
+    this.parts.add(part);
+    return this;
+  }
+
+  reindex(kind: SearchedKind, id: number): this {
+    this.search.add(`${kind}:${id}`);
+    return this;
+  }
+
+  /** The ids of the records of `kind` whose search rows are rebuilt. */
+  reindexed(kind: SearchedKind): number[] {
+    return [...this.search].filter((key) => key.startsWith(`${kind}:`)).map((key) => Number(key.slice(kind.length + 1)));
+  }
+
+  widenSpan(seconds: number): this {
+    this.longestSpan = Math.max(this.longestSpan, seconds);
+    return this;
+  }
+
+  /**
+   * The events this write only added, or null when it did anything else to events. A create adds its event and
+   * what is made for it alone (venues, organizers and terms created with it, its occurrences, its terms' counts),
+   * none of which changes whether an existing event is in a list: kept list totals then catch up by counting the
+   * added events instead of counting again. A write that changes no event at all is not one that only added.
+   */
+  onlyAddedEvents(): number[] | null {
+    const events = this.changes.filter((change) => change.kind === 'event');
+    if (events.length === 0 || events.some((change) => change.action !== 'created')) return null;
+    return events.map((change) => change.id);
+  }
+}
+
+const running = new WeakMap<EntityManager, WriteEffects>();
