@@ -6,7 +6,7 @@ import type { MediaEntity } from '@calendar/records';
 import { LinkedKind, mayModify, PresentOptions, readAccess, RecordException, RecordRepository, RecordService, RecordServiceDeps, RecordStatus, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
 import { WriteEffects } from '@calendar/shared/database';
-import { ApiException, assertPageExists, Caller, JsonTemplate, JsonText, jsonOf, ListResult, requestOrigin, RevisionCache } from '@calendar/shared/http';
+import { ApiException, assertPageExists, Caller, JsonTemplate, JsonText, jsonOf, ListResult, RevisionCache, VersionsHolder } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, parseTimeZone, parseUtcWallClock, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermResponse, TermService } from '@calendar/taxonomy';
@@ -206,7 +206,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    */
   async eventFeed(query: ListEventsQueryDto, context: RequestContext): Promise<ListResult<FeedItem>> {
     const { heads, links, total, pageUrl } = await this.eventRows(query, context);
-    const origin = requestOrigin(context.request);
+    const origin = context.origin;
     const locked = (event: EventHead) => event.passwordHash !== null && !mayModify(event, context.caller);
     const keyOf = (event: EventHead) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}`;
     const kept = new Map<number, KeptVevent>();
@@ -236,7 +236,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   /** A feed's name (SPEC §12): the site's, then the categories and tags it is filtered by, in the request's language. */
   async feedName(query: Pick<ListEventsQueryDto, 'categories' | 'tags'>, context: RequestContext): Promise<string> {
-    const site = this.deps.config.siteName ?? this.deps.links.siteHost(context.request);
+    const site = this.deps.config.siteName ?? this.deps.links.siteHost(context.origin);
     const names: string[] = [];
     for (const taxonomy of ['categories', 'tags'] as const) {
       const items = query[taxonomy];
@@ -250,14 +250,14 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     query: ListEventsQueryDto,
     context: RequestContext,
   ): Promise<{ heads: EventHead[]; links: EventLinks; total: number; pageUrl: (route: string) => (page: number) => string }> {
-    const { language, request } = context;
+    const { language, origin, versions } = context;
     const { filter, effective } = await this.listFilter(query, context);
-    const total = await this.keptTotal(filter, request);
+    const total = await this.keptTotal(filter, versions);
     assertPageExists('event', query, total);
     const offset = (query.page - 1) * query.per_page;
-    const { heads, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, request));
+    const { heads, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, versions));
     const { translation_language: _language, page: _page, ...filters } = query;
-    return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(request, language, route, { ...filters, ...effective, page }) };
+    return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
   }
 
   /**
@@ -278,7 +278,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     }
     const shown = [...new Set(lists.flatMap((ids) => ids.slice(0, perDay)))];
     // What a grid shows of an event is kept under its revision; the others are rendered as the list renders them.
-    const origin = requestOrigin(context.request);
+    const origin = context.origin;
     const keyOf = (event: Pick<EventHead, 'id'>) => `${event.id}|${context.language}|${origin}`;
     const events = new Map<number, GridEvent>();
     const revisions = await this.events.revisions(shown);
@@ -302,7 +302,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
 
   /** A list query's filter (SPEC §4.4): parameters checked, terms, venues and organizers resolved, dates bounded. */
   private async listFilter(query: ListEventsQueryDto, context: RequestContext): Promise<{ filter: EventListFilter; effective: Record<string, unknown> }> {
-    const { caller, language, request } = context;
+    const { caller, language, versions } = context;
     const problems: Record<string, string> = {};
     const now = new Date();
     const zone = this.deps.config.timezone.zone;
@@ -316,7 +316,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
     for (const taxonomy of ['categories', 'tags'] as const) {
       const items = query[taxonomy];
       if (!items) continue;
-      const { ids, unknown } = await this.terms.resolveFilter(taxonomy === 'categories' ? 'category' : 'tag', items, request);
+      const { ids, unknown } = await this.terms.resolveFilter(taxonomy === 'categories' ? 'category' : 'tag', items, versions);
       if (unknown.length > 0) problems[taxonomy] = `must name existing ${taxonomy} by id or slug; unknown: ${unknown.join(', ')}`;
       filter.termSets.push(ids);
     }
@@ -361,7 +361,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       // Events that end after A (overlap windows) started at most the longest event's length before A.
       const endsFrom = filter.endsAfter;
       if (endsFrom && !filter.startsAtOrAfter && !filter.startsAfter) {
-        const longest = await this.deps.counts.count('longest event', () => this.events.longestSpanSeconds(), request);
+        const longest = await this.deps.counts.count('longest event', () => this.events.longestSpanSeconds(), versions);
         filter.startsAtOrAfterBound = new Date(endsFrom.getTime() - longest * 1000);
       }
     }
@@ -376,26 +376,26 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
    * are kept per data version, so deciding costs no scan of its own once asked. MySQL and MariaDB only: SQLite
    * already runs `IN` subqueries as a set probed while walking the index, and plans the probes worse.
    */
-  private async walks(filter: EventListFilter, end: number, total: number, request: object): Promise<boolean> {
+  private async walks(filter: EventListFilter, end: number, total: number, versions: VersionsHolder): Promise<boolean> {
     const limit = this.deps.config.pageWalkRows;
     if (this.deps.dataSource.options.type !== 'mysql') return false;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
     if (limit === 0 || !narrowed || total === 0) return false;
     const window: EventListFilter = { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined };
-    return (end * (await this.keptTotal(window, request))) / total <= limit;
+    return (end * (await this.keptTotal(window, versions))) / total <= limit;
   }
 
   /**
    * The number of events matching a filter, kept per filter, audience and data version (CountMemo); after writes
    * that only added events, caught up by counting those.
    */
-  private keptTotal(filter: EventListFilter, request: object): Promise<number> {
+  private keptTotal(filter: EventListFilter, versions: VersionsHolder): Promise<number> {
     // The total depends on what the caller may see: everything, their own records too, or the public ones.
     const { caller } = filter;
     const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
     return this.deps.counts.countSince(
       `events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`,
-      request,
+      versions,
       () => this.events.countAtVersion(filter),
       (from, to) => this.events.countAdded(filter, from, to),
     );
@@ -423,7 +423,7 @@ export class EventService extends RecordService<EventEntity, EventTranslationEnt
       keep = true,
     }: { single: boolean; unlocked: Set<number>; linked: Linked; load: (ids: number[]) => Promise<EventEntity[]>; keep?: boolean },
   ): Promise<{ event: EventHead; text: JsonText<EventResponse> }[]> {
-    const origin = requestOrigin(context.request);
+    const origin = context.origin;
     const locked = (event: EventHead) => event.passwordHash !== null && !unlocked.has(event.id) && !mayModify(event, context.caller);
     const keyOf = (event: EventHead) => `${event.id}|${context.language}|${origin}|${locked(event) ? 'locked' : 'open'}|${single ? 'single' : 'list'}`;
     const kept = new Map<number, { event: EventHead; rendering: KeptRendering }>();

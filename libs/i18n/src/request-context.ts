@@ -1,16 +1,14 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { Caller } from '@calendar/shared/http';
+import { ReadScope, requestOrigin, versionsOf } from '@calendar/shared/http';
 import type { FastifyRequest } from 'fastify';
 
-/** What a service needs to know about the request it serves: who asks, in which language, at which address. */
-export interface RequestContext {
-  request: FastifyRequest;
-  language: string;
-  caller: Caller | null;
+/** What a service is given of the request it serves: the read scope (no HTTP request reaches a service). */
+export type RequestContext = ReadScope;
+
+/** The read scope of a request: its caller, language, origin and the data versions it is answered at. */
+export function scopeOf(request: FastifyRequest): RequestContext {
+  if (!request.language) throw new Error('A scope asked of a request whose language was not resolved (installRequestLanguage)');
+  return { language: request.language, caller: request.caller ?? null, origin: requestOrigin(request), versions: versionsOf(request) };
 }
 
-export const Context = createParamDecorator((_data: unknown, context: ExecutionContext): RequestContext => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
-  if (!request.language) throw new Error('Context used on a request whose language was not resolved (installRequestLanguage)');
-  return { request, language: request.language, caller: request.caller ?? null };
-});
+export const Context = createParamDecorator((_data: unknown, context: ExecutionContext): RequestContext => scopeOf(context.switchToHttp().getRequest<FastifyRequest>()));

@@ -1,6 +1,5 @@
 import { loadConfig } from '@calendar/shared/config';
 import { LinkBuilder } from '@calendar/shared/http';
-import type { FastifyRequest } from 'fastify';
 import { mapOrganizer } from './dto/organizer.mapper';
 import { OrganizerEntity, OrganizerTranslationEntity } from './entities/organizer.entity';
 
@@ -20,8 +19,7 @@ describe('mapOrganizer', () => {
       email: 'a@acme.example',
     });
     organizer.translations = [Object.assign(new OrganizerTranslationEntity(), { lang: 'en', name: 'Acme', slug: 'acme', description: null })];
-    const request = { headers: { host: 'api.example' }, protocol: 'https' } as unknown as FastifyRequest;
-    const mapped = mapOrganizer(organizer, { request, language: 'fr', caller: null }, { links: new LinkBuilder(config), config }, null, true);
+    const mapped = mapOrganizer(organizer, { origin: 'https://api.example', versions: {}, language: 'fr', caller: null }, { links: new LinkBuilder(config), config }, null, true);
     expect(mapped).toMatchObject({
       date: '2026-07-01 12:00:00',
       date_utc: '2026-07-01 16:00:00',

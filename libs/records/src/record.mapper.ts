@@ -42,7 +42,7 @@ export function mapRecordCommon<E extends RecordEntity, T extends RecordTranslat
   context: RequestContext,
   { links, config }: RecordPresenter,
 ): { common: CommonFields; texts: RecordTexts; language: LanguageFields } {
-  const { request, language } = context;
+  const { origin, language } = context;
   const picked = pickTranslated(record.translations, ['name', 'slug', 'description'], language, record.originalLang);
   const texts = { name: picked.name ?? '', slug: picked.slug ?? '', description: picked.description ?? '' };
   const ownSlug = record.translations.find((row) => row.lang === language)?.slug ?? texts.slug;
@@ -50,15 +50,15 @@ export function mapRecordCommon<E extends RecordEntity, T extends RecordTranslat
   return {
     common: {
       id: record.id,
-      global_id: links.globalId(request, record.id),
+      global_id: links.globalId(origin, record.id),
       author: String(record.authorId),
       status: record.status,
       date: formatWpDateTime(record.publishedAt, zone),
       date_utc: formatWpDateTime(record.publishedAt),
       modified: formatWpDateTime(record.modifiedAt, zone),
       modified_utc: formatWpDateTime(record.modifiedAt),
-      url: links.site(request, language, `${kind.sitePath}/${ownSlug}`),
-      rest_url: links.rest(request, language, `${kind.path}/${record.id}`),
+      url: links.site(origin, language, `${kind.sitePath}/${ownSlug}`),
+      rest_url: links.rest(origin, language, `${kind.path}/${record.id}`),
     },
     texts,
     language: {
@@ -66,7 +66,7 @@ export function mapRecordCommon<E extends RecordEntity, T extends RecordTranslat
       translations: translationsKey(record.translations, config.languages, (row) => ({
         slug: row.slug,
         title: row.name ?? texts.name,
-        rest_url: links.rest(request, row.lang, `${kind.path}/${record.id}`),
+        rest_url: links.rest(origin, row.lang, `${kind.path}/${record.id}`),
       })),
     },
   };

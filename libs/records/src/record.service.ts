@@ -67,7 +67,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
   protected abstract present(record: E, context: RequestContext, options: PresentOptions): R;
 
   async list(query: ListRecordsQueryDto, context: RequestContext): Promise<ListResult<R>> {
-    const { caller, language, request } = context;
+    const { caller, language, origin } = context;
     const problems: Record<string, string> = {};
     if (query.status && !caller && query.status.some((status) => status !== 'publish')) {
       problems['status'] = 'must be publish for callers who are not logged in';
@@ -96,7 +96,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
       await this.presentMany(records, context, false),
       total,
       query,
-      (page) => this.deps.links.rest(request, language, this.kind.path, { ...filters, page }),
+      (page) => this.deps.links.rest(origin, language, this.kind.path, { ...filters, page }),
     );
   }
 
@@ -148,7 +148,7 @@ export abstract class RecordService<E extends RecordEntity, T extends RecordTran
    * per data version and language (FragmentCache); who may read each is decided per request.
    */
   async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, R>> {
-    const rendered = await this.deps.fragments.many(this.kind.path as DataPart, context.language, ids, context.request, async (missing) => {
+    const rendered = await this.deps.fragments.many(this.kind.path as DataPart, context.language, ids, context, async (missing) => {
       const records = await this.repository.findMany(missing);
       const responses = await this.presentMany(records, context, false);
       return new Map(records.map((record, index) => [record.id, { status: record.status, authorId: record.authorId, response: responses[index] }]));

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
 import { TransactionRunner, WriteEffects } from '@calendar/shared/database';
-import { ApiException, assertPageExists, FragmentCache, isUniqueViolation, LinkBuilder, ListResult } from '@calendar/shared/http';
-import type { FastifyRequest } from 'fastify';
+import { ApiException, assertPageExists, FragmentCache, isUniqueViolation, LinkBuilder, ListResult, VersionsHolder } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
 import { mapTerm, TermResponse } from './dto/term.mapper';
@@ -75,7 +74,7 @@ export class TermService {
       terms.map((term) => this.present(term, context)),
       total,
       query,
-      (page) => this.links.rest(context.request, context.language, path, { ...filters, page }),
+      (page) => this.links.rest(context.origin, context.language, path, { ...filters, page }),
     );
   }
 
@@ -143,8 +142,8 @@ export class TermService {
    * The ids a list filter names (ids or slugs; categories with their descendants) and what it names that does not
    * exist, kept per version of the terms.
    */
-  resolveFilter(taxonomy: Taxonomy, items: (number | string)[], request: FastifyRequest): Promise<{ ids: number[]; unknown: (number | string)[] }> {
-    return this.fragments.value('terms', `filter ${taxonomy} ${JSON.stringify(items)}`, request, async () => {
+  resolveFilter(taxonomy: Taxonomy, items: (number | string)[], read: VersionsHolder): Promise<{ ids: number[]; unknown: (number | string)[] }> {
+    return this.fragments.value('terms', `filter ${taxonomy} ${JSON.stringify(items)}`, read, async () => {
       const { ids, unknown } = await this.lookUp(taxonomy, items);
       return { ids: taxonomy === 'category' ? await this.repository.withDescendants(ids) : ids, unknown };
     });
@@ -163,7 +162,7 @@ export class TermService {
   /** The names, in the request's language, of the terms a filter names (ids or slugs; descendants not added). */
   namesOf(taxonomy: Taxonomy, items: (number | string)[], context: RequestContext): Promise<string[]> {
     // Kept per version of the terms, as the filters are.
-    return this.fragments.value('terms', `names ${taxonomy} ${context.language} ${JSON.stringify(items)}`, context.request, async () => {
+    return this.fragments.value('terms', `names ${taxonomy} ${context.language} ${JSON.stringify(items)}`, context.versions, async () => {
       const { ids } = await this.lookUp(taxonomy, items);
       const terms = await this.presentByIds(ids, context);
       return ids.flatMap((id) => (terms.has(id) ? [(terms.get(id) as TermResponse).name] : []));
@@ -206,7 +205,7 @@ export class TermService {
 
   /** Terms rendered for embedding, once per data version and language (FragmentCache). */
   async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, TermResponse>> {
-    return this.fragments.many('terms', context.language, ids, context.request, async (missing) => {
+    return this.fragments.many('terms', context.language, ids, context, async (missing) => {
       const terms = await this.repository.findByIds(missing);
       return new Map(terms.map((term) => [term.id, this.present(term, context)]));
     });

@@ -143,7 +143,7 @@ export class PagesService {
     return this.page(context, 'list', {
       page: this.layout(context, { title: heading, section: 'list', path: 'events', query: { ...filters, ...(query.page > 1 ? { page: String(query.page) } : {}) }, feed: feedQuery }),
       heading,
-      filters: { action: this.links.site(context.request, context.language, 'events'), search: query.search ?? '', categories, tags },
+      filters: { action: this.links.site(context.origin, context.language, 'events'), search: query.search ?? '', categories, tags },
       events: result.items,
       paging: this.paging(context, 'events', filters, query.page, result.totalPages),
     });
@@ -190,7 +190,7 @@ export class PagesService {
         more: more > 0 ? { count: more, href: this.address(context, context.language, 'events', { day: day.iso }) } : null,
       });
     }
-    const monthLink = (link: MonthGrid['previous']) => ({ href: this.links.site(context.request, context.language, `events/month/${link.month}`), label: link.label });
+    const monthLink = (link: MonthGrid['previous']) => ({ href: this.links.site(context.origin, context.language, `events/month/${link.month}`), label: link.label });
     return this.page(context, 'month', {
       page: this.layout(context, { title: grid.title, section: 'month', path: `events/month/${grid.month}`, feed: grid.feed }),
       heading: grid.title,
@@ -299,7 +299,7 @@ export class PagesService {
         tags: event.tags.map((term) => ({ name: term.name, url: term.url })),
         website: event.website,
         description: event.description,
-        ics: this.links.rest(context.request, context.language, `events/${event.id}/ics`),
+        ics: this.links.rest(context.origin, context.language, `events/${event.id}/ics`),
         google: googleCalendarLink(event),
       },
     });
@@ -449,7 +449,7 @@ export class PagesService {
   /** A page's address in a language, with its query. */
   private address(context: RequestContext, language: string, path: string, query: Record<string, string> = {}): string {
     const search = new URLSearchParams(query).toString();
-    return `${this.links.site(context.request, language, path)}${search ? `?${search}` : ''}`;
+    return `${this.links.site(context.origin, language, path)}${search ? `?${search}` : ''}`;
   }
 
   /**
@@ -485,12 +485,12 @@ export class PagesService {
       htmlLang: bcp47(context.language),
       title: options.title,
       description: options.description,
-      site: this.config.siteName ?? this.links.siteHost(context.request),
+      site: this.config.siteName ?? this.links.siteHost(context.origin),
       canonical: hrefIn(context.language),
       alternates: [...languages.map((language) => ({ hreflang: bcp47(language), href: hrefIn(language) })), { hreflang: 'x-default', href: hrefIn(this.config.defaultLanguage) }],
       languages: languages.map((language) => ({ hreflang: bcp47(language), label: languageName(language), href: hrefIn(language), current: language === context.language })),
-      home: this.links.site(context.request, context.language, 'events'),
-      month: this.links.site(context.request, context.language, 'events/month'),
+      home: this.links.site(context.origin, context.language, 'events'),
+      month: this.links.site(context.origin, context.language, 'events/month'),
       section: options.section,
       feed: options.feed ? this.feed(context, options.feed) : undefined,
       og: options.og,
@@ -499,7 +499,7 @@ export class PagesService {
   }
 
   private feed(context: RequestContext, query: Record<string, string>): { ics: string; webcal: string } {
-    const ics = this.links.rest(context.request, context.language, 'events/ics', query);
+    const ics = this.links.rest(context.origin, context.language, 'events/ics', query);
     return { ics, webcal: webcal(ics) };
   }
 

@@ -16,8 +16,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
   const app = await createApp(config, createLogger('silent'));
   try {
-    const request = { headers: { host: '127.0.0.1:3000' }, protocol: 'http' } as never;
-    const document = app.get(DiscoveryService).openApi(request, config.defaultLanguage);
+    const document = app.get(DiscoveryService).openApi('http://127.0.0.1:3000', config.defaultLanguage);
     const folder = join(__dirname, '..', 'generated');
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'openapi.json'), `${JSON.stringify(document, null, 1)}\n`);

@@ -91,7 +91,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   let users = 0;
   let check: OpenApiCheck | undefined;
   // The document as `GET .../doc` serves it (taken from the service itself, so that no request is added).
-  const described = () => app.get(DiscoveryService).openApi({ headers: { host: HOST }, protocol: 'http' } as never, config.defaultLanguage);
+  const described = () => app.get(DiscoveryService).openApi(ORIGIN, config.defaultLanguage);
   // The language bases, as the document's second server has them.
   const bases = (described().servers ?? []).flatMap((server) => server.variables?.['language']?.enum ?? []);
   // In the `-prism` projects every request goes over HTTP through Prism's validating proxy as well.

@@ -1,5 +1,5 @@
 import { CountMemo } from './count-memo';
-import { DataVersions, DataVersionSource } from './response-cache';
+import { DataVersions, DataVersionSource, VersionsHolder } from './response-cache';
 
 class Versions extends DataVersionSource {
   version = 1;
@@ -55,7 +55,7 @@ describe('CountMemo', () => {
     expect(await memo.count('a', async () => 9, read(4))).toBe(8);
     expect(await memo.count('a', async () => 9, read(5))).toBe(9);
     expect(reads).toBe(0);
-    const request: { dataVersions?: Promise<unknown> } = {};
+    const request: VersionsHolder = {};
     expect(await memo.count('a', async () => 10, request)).toBe(10);
     expect(await memo.count('b', async () => 11, request)).toBe(11);
     expect([reads, await request.dataVersions]).toEqual([1, { global: 4, parts: {}, slots: [4] }]);

@@ -1,4 +1,4 @@
-import { dataVersionsFor, DataVersionSource } from './response-cache';
+import { dataVersionsFor, DataVersionSource, VersionsHolder } from './response-cache';
 
 /**
  * List totals kept per filter and data version. A total is exact for the data version it was counted at; every
@@ -18,28 +18,28 @@ export class CountMemo {
   ) {}
 
   /**
-   * `request`: the request counting, whose data version is read once and shared with the other per-version parts.
+   * `read`: the versions of the read that counts, read once and shared with the other per-version parts.
    * The version is read before counting: the count then sees at least that version's data.
    */
-  async count(key: string, compute: () => Promise<number>, request: object = {}): Promise<number> {
+  async count(key: string, compute: () => Promise<number>, read: VersionsHolder = {}): Promise<number> {
     if (this.capacity === 0) return compute();
-    return this.countSince(key, request, async () => ({ count: await compute(), slots: null }), async () => null);
+    return this.countSince(key, read, async () => ({ count: await compute(), slots: null }), async () => null);
   }
 
   /**
    * A total that catches up with writes instead of being counted again after each: `counted` gives a count together
    * with the slots' counts of writes it was taken at (`DataVersions.slots`, read in the same statement so that the
-   * two agree exactly; null: the version the request read); after writes, `catchUp(from, to)` gives the change of
+   * two agree exactly; null: the version the read saw); after writes, `catchUp(from, to)` gives the change of
    * the total between the two states when it can be had without a full count (the writes only added events: count
    * those), or null, and the total is then counted again.
    */
   async countSince(
     key: string,
-    request: object,
+    read: VersionsHolder,
     counted: () => Promise<{ count: number; slots: readonly number[] | null }>,
     catchUp: (from: readonly number[], to: readonly number[]) => Promise<number | null>,
   ): Promise<number> {
-    const current = await dataVersionsFor(request, this.versions);
+    const current = await dataVersionsFor(read, this.versions);
     if (this.capacity === 0) return (await counted()).count;
     const version = current.global;
     const found = this.entries.get(key);

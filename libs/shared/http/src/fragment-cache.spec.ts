@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { FragmentCache } from './fragment-cache';
 import { DataVersions, DataVersionSource } from './response-cache';
 
@@ -12,7 +11,8 @@ class Versions extends DataVersionSource {
   }
 }
 
-const request = (host = 'a.test') => ({ headers: { host }, protocol: 'http' }) as unknown as FastifyRequest;
+/** A read scope's origin and versions holder, as the edge makes one per request. */
+const request = (host = 'a.test') => ({ origin: `http://${host}`, versions: {} });
 
 describe('FragmentCache', () => {
   it('renders each id once per version of its part, language and origin, and gives the ids asked in their order', async () => {
@@ -74,14 +74,14 @@ describe('FragmentCache', () => {
     const cache = new FragmentCache(versions, 10);
     let computed = 0;
     const compute = async () => `v${versions.venues}:${++computed}`;
-    expect(await cache.value('venues', 'known', request(), compute)).toBe('v1:1');
-    expect(await cache.value('venues', 'known', request('b.test'), compute)).toBe('v1:1');
-    expect(await cache.value('venues', 'other', request(), compute)).toBe('v1:2');
+    expect(await cache.value('venues', 'known', request().versions, compute)).toBe('v1:1');
+    expect(await cache.value('venues', 'known', request('b.test').versions, compute)).toBe('v1:1');
+    expect(await cache.value('venues', 'other', request().versions, compute)).toBe('v1:2');
     versions.version = 2;
-    expect(await cache.value('venues', 'known', request(), compute)).toBe('v1:1');
+    expect(await cache.value('venues', 'known', request().versions, compute)).toBe('v1:1');
     versions.venues = 2;
-    expect(await cache.value('venues', 'known', request(), compute)).toBe('v2:3');
-    expect(await new FragmentCache(versions, 0).value('venues', 'known', request(), compute)).toBe('v2:4');
+    expect(await cache.value('venues', 'known', request().versions, compute)).toBe('v2:3');
+    expect(await new FragmentCache(versions, 0).value('venues', 'known', request().versions, compute)).toBe('v2:4');
   });
 
   it('reads the data versions once per request, even for parts asked for at the same time', async () => {

@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify';
-import { requestOrigin } from './request-context';
-import { DataPart, dataVersionsFor, DataVersionSource } from './response-cache';
+import type { ReadScope } from './request-context';
+import { DataPart, dataVersionsFor, DataVersionSource, VersionsHolder } from './response-cache';
 
 /**
  * Responses of records embedded in other answers (the venues, organizers and terms of events), kept per version
@@ -22,13 +21,13 @@ export class FragmentCache {
    * The values of `ids` of a part in one language: kept ones of the part's current version, the others from
    * `compute`.
    */
-  async many<T>(part: DataPart, language: string, ids: number[], request: FastifyRequest, compute: (missing: number[]) => Promise<Map<number, T>>): Promise<Map<number, T>> {
+  async many<T>(part: DataPart, language: string, ids: number[], scope: Pick<ReadScope, 'origin' | 'versions'>, compute: (missing: number[]) => Promise<Map<number, T>>): Promise<Map<number, T>> {
     const unique = [...new Set(ids)];
     if (this.capacity === 0 || unique.length === 0) return compute(unique);
     // Read before loading: what is loaded is then at least as new as the version it is kept under.
-    const versions = await dataVersionsFor(request, this.versions);
+    const versions = await dataVersionsFor(scope.versions, this.versions);
     const version = versions.parts[part] ?? versions.global;
-    const prefix = `${part}|${language}|${requestOrigin(request)}|`;
+    const prefix = `${part}|${language}|${scope.origin}|`;
     const found = new Map<number, T>();
     const missing: number[] = [];
     for (const id of unique) {
@@ -46,9 +45,9 @@ export class FragmentCache {
   }
 
   /** One value derived from a part alone (whatever the language and origin), kept per version of the part. */
-  async value<T>(part: DataPart, key: string, request: FastifyRequest, compute: () => Promise<T>): Promise<T> {
+  async value<T>(part: DataPart, key: string, read: VersionsHolder, compute: () => Promise<T>): Promise<T> {
     if (this.capacity === 0) return compute();
-    const versions = await dataVersionsFor(request, this.versions);
+    const versions = await dataVersionsFor(read, this.versions);
     const version = versions.parts[part] ?? versions.global;
     const entryKey = `${part}||${key}`;
     const entry = this.entries.get(entryKey);

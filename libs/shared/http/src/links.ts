@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@calendar/shared/config';
-import type { FastifyRequest } from 'fastify';
 import { NAMESPACE } from './constants';
-import { requestOrigin } from './request-context';
 
 const PLAIN_PATH = /^[A-Za-z0-9\-._~/]*$/;
 
@@ -35,7 +33,10 @@ export function toQueryString(params: Record<string, unknown>): string {
   return parts.join('&');
 }
 
-/** Builds the absolute URLs of the API in a request's language base (SPEC §11.6). */
+/**
+ * Builds the absolute URLs of the API in a language base (SPEC §11.6), from the origin the request came to
+ * (`requestOrigin` at the edge; `SITE_URL` wins for public pages and global ids).
+ */
 @Injectable()
 export class LinkBuilder {
   constructor(private readonly config: AppConfig) {}
@@ -45,35 +46,35 @@ export class LinkBuilder {
   }
 
   /** `{origin}{/lang}{api_root}` */
-  apiRoot(request: FastifyRequest, language: string): string {
-    return `${requestOrigin(request)}${this.languagePrefix(language)}${this.config.apiRoot}`;
+  apiRoot(origin: string, language: string): string {
+    return `${origin}${this.languagePrefix(language)}${this.config.apiRoot}`;
   }
 
   /** `{origin}{/lang}{api_root}/calendar/events/v1` */
-  namespace(request: FastifyRequest, language: string): string {
-    return `${this.apiRoot(request, language)}/${NAMESPACE}`;
+  namespace(origin: string, language: string): string {
+    return `${this.apiRoot(origin, language)}/${NAMESPACE}`;
   }
 
-  /** An address inside the namespace, e.g. `rest(req, 'fr', 'categories/12')`. */
-  rest(request: FastifyRequest, language: string, path: string, query?: Record<string, unknown>): string {
+  /** An address inside the namespace, e.g. `rest(origin, 'fr', 'categories/12')`. */
+  rest(origin: string, language: string, path: string, query?: Record<string, unknown>): string {
     const qs = query ? toQueryString(query) : '';
-    return `${this.namespace(request, language)}/${encodePath(path)}${qs ? `?${qs}` : ''}`;
+    return `${this.namespace(origin, language)}/${encodePath(path)}${qs ? `?${qs}` : ''}`;
   }
 
   /** A public page: `SITE_URL{/lang}/{path}/`. */
-  site(request: FastifyRequest, language: string, path: string): string {
-    const base = this.config.siteUrl ?? requestOrigin(request);
+  site(origin: string, language: string, path: string): string {
+    const base = this.config.siteUrl ?? origin;
     return `${base}${this.languagePrefix(language)}/${encodePath(path)}/`;
   }
 
   /** `<host[:port] of SITE_URL>?id=<id>` */
-  globalId(request: FastifyRequest, id: number): string {
-    return `${this.siteHost(request)}?id=${id}`;
+  globalId(origin: string, id: number): string {
+    return `${this.siteHost(origin)}?id=${id}`;
   }
 
   /** The host[:port] of SITE_URL, or of the request's origin when it is not set. */
-  siteHost(request: FastifyRequest): string {
-    const base = this.config.siteUrl ?? requestOrigin(request);
+  siteHost(origin: string): string {
+    const base = this.config.siteUrl ?? origin;
     let host = this.hosts.get(base);
     if (host === undefined) {
       host = new URL(base).host;

@@ -1,6 +1,20 @@
 import type { FastifyRequest } from 'fastify';
+import type { VersionsHolder } from './response-cache';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor';
+
+/**
+ * What a read or write is answered for, without HTTP: who asks, in which language, on which origin its links are
+ * built, and the data versions it is answered at. The edge makes one per request (`Context`, in libs/i18n); a job,
+ * the command line or a test makes its own (`{ caller: null, language: 'en', origin: SITE_URL, versions: {} }`).
+ */
+export interface ReadScope {
+  caller: Caller | null;
+  language: string;
+  /** `scheme://host[:port]` */
+  origin: string;
+  versions: VersionsHolder;
+}
 
 /** The caller, when the request carried valid credentials. */
 export interface Caller {

@@ -195,7 +195,7 @@ export class ResponseCache {
    */
   async serveHit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (!this.applies(request) || !this.seen.askedBefore(`${request.headers.host ?? ''}|${request.originalUrl}`)) return undefined;
-    const version = await dataVersionFor(request, this.versions);
+    const version = (await dataVersionsFor(versionsOf(request), this.versions)).global;
     const key = cacheKey(version, Date.now(), request);
     (request as { cacheKey?: string }).cacheKey = key;
     const hit = this.entries.get(key);
@@ -208,16 +208,26 @@ export class ResponseCache {
  * The data versions for this request: those already read (or being read) for it, else read now (one query) and
  * kept on the request. One read per request serves everything kept per version (answers, totals, embedded records).
  */
-export function dataVersionsFor(request: object, versions: DataVersionSource): Promise<DataVersions> {
+export function dataVersionsFor(holder: VersionsHolder, versions: DataVersionSource): Promise<DataVersions> {
   // The read itself is kept: parts of an answer asked for at once (its venues, organizers and terms) share it.
-  const holder = request as { dataVersions?: Promise<DataVersions> };
   holder.dataVersions ??= versions.read();
   return holder.dataVersions;
 }
 
-/** The global data version for this request (see `dataVersionsFor`). */
-export async function dataVersionFor(request: object, versions: DataVersionSource): Promise<number> {
-  return (await dataVersionsFor(request, versions)).global;
+/**
+ * Where one read (a request, or a call from a job or the command line) keeps the data versions it is answered at:
+ * read on first use and shared by everything kept per version. A read scope carries one; the edge makes one per
+ * request (`versionsOf`), which the response cache's check shares with the services that answer a miss.
+ */
+export interface VersionsHolder {
+  dataVersions?: Promise<DataVersions>;
+}
+
+/** The versions holder of a request, made on first use. */
+export function versionsOf(request: FastifyRequest): VersionsHolder {
+  const holder = request as FastifyRequest & { readVersions?: VersionsHolder };
+  holder.readVersions ??= {};
+  return holder.readVersions;
 }
 
 /**

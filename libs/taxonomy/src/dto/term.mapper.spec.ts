@@ -1,13 +1,12 @@
 import { loadConfig } from '@calendar/shared/config';
 import { LinkBuilder } from '@calendar/shared/http';
-import type { FastifyRequest } from 'fastify';
 import { TermEntity } from '../entities/term.entity';
 import { TermTranslationEntity } from '../entities/term-translation.entity';
 import { mapTerm } from './term.mapper';
 
 const config = loadConfig({ SITE_URL: 'https://site.example' });
 const links = new LinkBuilder(config);
-const request = { headers: { host: 'api.example' }, protocol: 'https' } as unknown as FastifyRequest;
+const scope = { origin: 'https://api.example', versions: {} };
 
 function term(): TermEntity {
   const entity = Object.assign(new TermEntity(), { id: 7, taxonomy: 'category', parentId: 3, originalLang: 'en', eventCount: 4 });
@@ -20,7 +19,7 @@ function term(): TermEntity {
 
 describe('mapTerm', () => {
   it('presents the request language with per-field fallback and language-based links', () => {
-    expect(mapTerm(term(), { request, language: 'fr', caller: null }, links, config.languages)).toEqual({
+    expect(mapTerm(term(), { ...scope, language: 'fr', caller: null }, links, config.languages)).toEqual({
       id: 7,
       name: 'Musique',
       slug: 'musique',
@@ -45,7 +44,7 @@ describe('mapTerm', () => {
 
   it('leaves out parent for tags and up for top-level terms', () => {
     const tag = Object.assign(term(), { taxonomy: 'tag', parentId: 0 });
-    const mapped = mapTerm(tag, { request, language: 'en', caller: null }, links, config.languages);
+    const mapped = mapTerm(tag, { ...scope, language: 'en', caller: null }, links, config.languages);
     expect(mapped.parent).toBeUndefined();
     expect(mapped.taxonomy).toBe('post_tag');
     expect(mapped.urls).toEqual({

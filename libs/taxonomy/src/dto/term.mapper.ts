@@ -59,9 +59,9 @@ export class TermResponse {
 /** The term object of SPEC §6.1, presented in the request language. */
 export function mapTerm(term: TermEntity, context: RequestContext, links: LinkBuilder, languages: readonly string[]): TermResponse {
   const info = TAXONOMIES[term.taxonomy];
-  const { language, request } = context;
+  const { language, origin } = context;
   const texts = pickTranslated(term.translations, ['name', 'slug', 'description'], language, term.originalLang);
-  const self = links.rest(request, language, `${info.path}/${term.id}`);
+  const self = links.rest(origin, language, `${info.path}/${term.id}`);
   const slugIn = (lang: string) => term.translations.find((row) => row.lang === lang)?.slug ?? texts.slug ?? '';
   const response: TermResponse = {
     id: term.id,
@@ -71,18 +71,18 @@ export function mapTerm(term: TermEntity, context: RequestContext, links: LinkBu
     taxonomy: info.wpName,
     ...(term.taxonomy === 'category' ? { parent: term.parentId } : {}),
     count: term.eventCount,
-    url: links.site(request, language, `${info.sitePath}/${slugIn(language)}`),
+    url: links.site(origin, language, `${info.sitePath}/${slugIn(language)}`),
     rest_url: self,
     urls: {
       self,
-      collection: links.rest(request, language, info.path),
-      ...(term.parentId !== 0 ? { up: links.rest(request, language, `${info.path}/${term.parentId}`) } : {}),
+      collection: links.rest(origin, language, info.path),
+      ...(term.parentId !== 0 ? { up: links.rest(origin, language, `${info.path}/${term.parentId}`) } : {}),
     },
     lang: language,
     translations: translationsKey(term.translations, languages, (row) => ({
       slug: row.slug,
       title: row.name ?? texts.name ?? '',
-      rest_url: links.rest(request, row.lang, `${info.path}/${term.id}`),
+      rest_url: links.rest(origin, row.lang, `${info.path}/${term.id}`),
     })),
   };
   return response;

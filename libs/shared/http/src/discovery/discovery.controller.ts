@@ -55,7 +55,7 @@ export class DiscoveryController {
       url: origin,
       home: this.config.siteUrl ?? origin,
       namespaces: [NAMESPACE],
-      routes: this.discovery.index(request, language).routes,
+      routes: this.discovery.index(origin, language).routes,
     };
   }
 
@@ -64,14 +64,14 @@ export class DiscoveryController {
   @ApiAnswers({ schema: NAMESPACE_INDEX }, { description: 'The WordPress-style index of the namespace', errors: [404] })
   index(@Query() query: NamespaceIndexDto, @Req() request: FastifyRequest) {
     if (query.namespace !== NAMESPACE) throw ApiException.noRoute();
-    return this.discovery.index(request, languageOf(request, this.config));
+    return this.discovery.index(requestOrigin(request), languageOf(request, this.config));
   }
 
   /** The OpenAPI 3.1 description of the namespace. */
   @Get(`${NAMESPACE}/doc`)
   @ApiAnswers({ schema: OPENAPI_DOCUMENT }, { description: 'This document' })
   doc(@Query() _query: DocDto, @Req() request: FastifyRequest) {
-    return this.discovery.openApi(request, languageOf(request, this.config));
+    return this.discovery.openApi(requestOrigin(request), languageOf(request, this.config));
   }
 
   /** A browsable page of the OpenAPI description. */
@@ -80,7 +80,7 @@ export class DiscoveryController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   ui(@Query() _query: DocDto, @Req() request: FastifyRequest): string {
     const language = languageOf(request, this.config);
-    const base = this.links.namespace(request, language);
+    const base = this.links.namespace(requestOrigin(request), language);
     return `<!doctype html>
 <html lang="${language}">
 <head>

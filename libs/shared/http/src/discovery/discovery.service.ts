@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@calendar/shared/config';
-import type { FastifyRequest } from 'fastify';
 import { NAMESPACE } from '../constants';
 import { LinkBuilder } from '../links';
-import { requestOrigin } from '../request-context';
 import { describeAcceptedInputs } from './accepted-inputs';
 import { HTTP_METHODS, OpenApiDocument, OperationObject, SchemaObject } from './openapi';
 
@@ -57,14 +55,14 @@ export class DiscoveryService {
     return this.document;
   }
 
-  openApi(request: FastifyRequest, language: string): OpenApiDocument {
+  openApi(origin: string, language: string): OpenApiDocument {
     // The namespace in the request's language first (SPEC §11.1), then the same API under each language base
     // (the default language has one too: `/en/...` is the API in English).
     const others = this.config.languages.filter((other) => other !== this.config.defaultLanguage);
     const servers: NonNullable<OpenApiDocument['servers']> = [
-      { url: this.links.namespace(request, language) },
+      { url: this.links.namespace(origin, language) },
       {
-        url: `${requestOrigin(request)}/{language}${this.config.apiRoot}/${NAMESPACE}`,
+        url: `${origin}/{language}${this.config.apiRoot}/${NAMESPACE}`,
         description: 'The same API under a language base: texts and addresses in that language (SPEC §7)',
         variables: { language: { default: others[0] ?? this.config.defaultLanguage, enum: [...this.config.languages] } },
       },
@@ -73,9 +71,9 @@ export class DiscoveryService {
   }
 
   /** WordPress-style namespace index (SPEC §1, §11.1). */
-  index(request: FastifyRequest, language: string): { namespace: string; routes: Record<string, IndexRoute> } {
+  index(origin: string, language: string): { namespace: string; routes: Record<string, IndexRoute> } {
     const routes: Record<string, IndexRoute> = {};
-    const base = this.links.namespace(request, language);
+    const base = this.links.namespace(origin, language);
     for (const [path, item] of Object.entries(this.doc.paths)) {
       const key = `/${NAMESPACE}${path === '/' ? '' : path.replace(/\{id\}/g, '(?P<id>\\d+)').replace(/\{slug\}/g, '(?P<slug>[^/]+)')}`;
       const endpoints: IndexRoute['endpoints'] = [];
