@@ -9,15 +9,16 @@ import { rssMb, startBuiltService } from '@calendar/shared/testing';
 import { DataSource } from 'typeorm';
 import autocannon from 'autocannon';
 import { renderChart } from './chart';
-import { addRun, HistoryEntry, renderRun, renderTable, ScenarioResult, SeriesWrites } from './report';
+import { HistoryEntry, historyEntry, renderJournal, renderStatus, renderTable, ScenarioResult, SeriesWrites, withStatus } from './report';
 import { BenchData, NAMESPACE, Scenario, scenarios } from './scenarios';
 
 /*
  * `npm run bench`: starts the built service on DATABASE_URL (MySQL, seeded with `npm run seed`) as `npm start`
  * starts it, drives it from this separate process with autocannon, and records req/s, p50, p99 and the service's
  * peak RSS per scenario: the cached scenarios of SPEC §10 and the computed ones of §10.1, the last of them on an
- * embedded SQLite database seeded alike (`--sqlite`). Prints a table, adds the run to docs/benchmarks.md and its
- * figures to docs/benchmarks.json, and draws docs/benchmarks.svg from all recorded runs.
+ * embedded SQLite database seeded alike (`--sqlite`). Prints a table, adds the run to docs/benchmarks.json, writes
+ * the journal docs/benchmarks-runs.md and the chart docs/benchmarks.svg from every recorded run, and makes a full
+ * run the status of docs/benchmarks.md.
  */
 
 const ROOT = join(__dirname, '../../..');
@@ -253,14 +254,18 @@ async function main(argv: string[]): Promise<void> {
   };
   process.stdout.write(`${renderTable(results)}\nPeak resident memory of the service: ${peak} MB\n`);
   if (values['no-write']) return;
-  const document = join(DOCS, 'benchmarks.md');
-  writeFileSync(document, addRun(existsSync(document) ? readFileSync(document, 'utf8') : '# Benchmarks\n\n<!-- runs -->\n', renderRun(info, results)));
+  // The run joins the journal (benchmarks.json, rendered as benchmarks-runs.md and the chart); a full run also
+  // becomes the status of the status page (a run of some scenarios, `--only`, does not).
   const historyFile = join(DOCS, 'benchmarks.json');
   const history: HistoryEntry[] = existsSync(historyFile) ? JSON.parse(readFileSync(historyFile, 'utf8')) : [];
-  history.push({ label: info.label, date: info.date, events: info.events, command, results: results.map(({ name, requestsPerSecond, p50, p99 }) => ({ name, requestsPerSecond: Math.round(requestsPerSecond), p50, p99 })) });
+  const entry = historyEntry(info, results);
+  history.push(entry);
   writeFileSync(historyFile, `${JSON.stringify(history, null, 1)}\n`);
+  writeFileSync(join(DOCS, 'benchmarks-runs.md'), renderJournal(history));
   writeFileSync(join(DOCS, 'benchmarks.svg'), renderChart(history));
-  process.stderr.write('Recorded in docs/benchmarks.md, docs/benchmarks.json and docs/benchmarks.svg\n');
+  const statusPage = join(DOCS, 'benchmarks.md');
+  if (!values.only && existsSync(statusPage)) writeFileSync(statusPage, withStatus(readFileSync(statusPage, 'utf8'), renderStatus(entry)));
+  process.stderr.write(`Recorded in docs/benchmarks.json, docs/benchmarks-runs.md and docs/benchmarks.svg${values.only ? '' : ', and as the status of docs/benchmarks.md'}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

@@ -1,5 +1,5 @@
 import { renderChart } from './chart';
-import { addRun, renderRun, renderTable, ScenarioResult } from './report';
+import { historyEntry, renderJournal, renderStatus, renderTable, ScenarioResult, withStatus } from './report';
 import { newEvent, variedList } from './scenarios';
 
 describe('benchmark report', () => {
@@ -9,11 +9,8 @@ describe('benchmark report', () => {
     { name: 'Varied lists, anonymous', section: '10.1', shown: 'every URL new', requestsPerSecond: 120.2, p50: 70, p99: 300, errors: 0, budget: { requestsPerSecond: 400, p99: 100 } },
     { name: 'Venue list', section: '10', shown: '/wp-json/calendar/events/v1/venues', requestsPerSecond: 900, p50: 9, p99: 12, errors: 1 },
   ];
-  const section = renderRun(info, results);
 
-  it('renders one table per run with the command, data size, machine and every budget', () => {
-    expect(section).toContain('## 2026-11-22 — baseline');
-    expect(section).toContain('- Data: 100,000 events in the database (mysql)');
+  it('renders a run as a table with every budget', () => {
     expect(renderTable(results).split('\n')).toEqual([
       '| Scenario | SPEC | Asked | req/s | p50 ms | p99 ms | non-2xx | RSS MB | Budget | Met |',
       '|---|---|---|---:|---:|---:|---:|---:|---|---|',
@@ -23,10 +20,61 @@ describe('benchmark report', () => {
     ]);
   });
 
-  it('puts new runs first and keeps the earlier ones', () => {
-    const once = addRun('# Benchmarks\n\n<!-- runs -->\n', section);
-    const twice = addRun(once, section.replace('baseline', 'after'));
-    expect(twice.indexOf('after')).toBeLessThan(twice.indexOf('baseline'));
+  it('writes the journal from the recorded runs, newest first, holding older runs to the newest budgets', () => {
+    const older = { label: 'before budgets', date: '2026-11-21', events: 5000, command: 'npm run bench', results: [{ name: 'Event list', requestsPerSecond: 1500, p50: 9, p99: 30 }] };
+    const journal = renderJournal([older, historyEntry(info, results)]).split('\n');
+    expect(journal.slice(0, 2)).toEqual(['# Benchmark runs', '']);
+    const baseline = journal.indexOf('## 2026-11-22 — baseline');
+    const before = journal.indexOf('## 2026-11-21 — before budgets');
+    expect([baseline > 0, before > baseline]).toEqual([true, true]);
+    expect(journal.slice(baseline, baseline + 13)).toEqual([
+      '## 2026-11-22 — baseline',
+      '',
+      '- Command: `npm run bench`',
+      '- Data: 100,000 events (mysql)',
+      '- Machine: 2 cores, 24 GiB',
+      '- Load: autocannon, 10 connections, 10 s per scenario, in a separate process',
+      '- Peak resident memory of the service: 120 MB',
+      '',
+      '| Scenario | SPEC | Asked | req/s | p50 ms | p99 ms | non-2xx | RSS MB | Budget | Met |',
+      '|---|---|---|---:|---:|---:|---:|---:|---|---|',
+      '| Event list | §10 | `…/events` | 2,234 | 7 | 20 | 0 | 151 | ≥ 2,000 req/s, p99 ≤ 25 ms | yes |',
+      '| Varied lists, anonymous | §10.1 | every URL new | 120 | 70 | 300 | 0 |  | ≥ 400 req/s, p99 ≤ 100 ms | no |',
+      '| Venue list | §10 | `…/venues` | 900 | 9 | 12 | 1 |  |  |  |',
+    ]);
+    expect(journal.slice(before + 2, before + 9)).toEqual([
+      '- Command: `npm run bench`',
+      '- Data: 5,000 events',
+      '',
+      '| Scenario | SPEC | Asked | req/s | p50 ms | p99 ms | non-2xx | RSS MB | Budget | Met |',
+      '|---|---|---|---:|---:|---:|---:|---:|---|---|',
+      '| Event list |  |  | 1,500 | 9 | 30 |  |  | ≥ 2,000 req/s, p99 ≤ 25 ms | no |',
+      '',
+    ]);
+  });
+
+  it('puts the newest full run between the status markers of the status page, and nothing else', () => {
+    const page = '# Benchmarks\n\nIntro.\n\n<!-- status -->\nold table\n<!-- /status -->\n\n## How\n';
+    const updated = withStatus(page, renderStatus(historyEntry(info, results)));
+    expect(updated.split('\n')).toEqual([
+      '# Benchmarks',
+      '',
+      'Intro.',
+      '',
+      '<!-- status -->',
+      'Run "baseline", 2026-11-22: 100,000 events on mysql; 2 cores, 24 GiB.',
+      'Command: `npm run bench`. Peak resident memory: 120 MB (budget ≤ 250 MB).',
+      '',
+      '| Scenario | SPEC | Budget | req/s | p50 ms | p99 ms | Met |',
+      '|---|---|---|---:|---:|---:|---|',
+      '| Event list | §10 | ≥ 2,000 req/s, p99 ≤ 25 ms | 2,234 | 7 | 20 | yes |',
+      '| Varied lists, anonymous | §10.1 | ≥ 400 req/s, p99 ≤ 100 ms | 120 | 70 | 300 | no |',
+      '| Venue list | §10 |  | 900 | 9 | 12 | — |',
+      '<!-- /status -->',
+      '',
+      '## How',
+      '',
+    ]);
   });
 });
 

@@ -37,13 +37,42 @@ export interface SeriesWrites {
 /** The budget of a series write (SPEC §13 via its issue): a daily series over two years in under 2 s on MySQL. */
 const SERIES_BUDGET_MS = 2000;
 
-/** One run's figures, kept in docs/benchmarks.json for the chart. */
+/**
+ * One run, kept in docs/benchmarks.json: the chart, the journal (docs/benchmarks-runs.md) and the status page are
+ * drawn from these. Runs recorded before the journal was generated from here keep only the figures.
+ */
 export interface HistoryEntry {
   label: string;
   date: string;
   events: number;
   command: string;
-  results: { name: string; requestsPerSecond: number; p50: number; p99: number }[];
+  machine?: string;
+  database?: string;
+  connections?: number;
+  duration?: number;
+  peakRssMb?: number;
+  series?: SeriesWrites;
+  results: HistoryResult[];
+}
+
+export type HistoryResult = Pick<ScenarioResult, 'name' | 'requestsPerSecond' | 'p50' | 'p99'> & Partial<Pick<ScenarioResult, 'section' | 'shown' | 'errors' | 'peakRssMb' | 'budget'>>;
+
+/** The journal entry of a run: what it was, and each scenario's figures with its budget. */
+export function historyEntry(info: RunInfo, results: ScenarioResult[]): HistoryEntry {
+  const { label, date, events, command, machine, database, connections, duration, peakRssMb, series } = info;
+  return {
+    label,
+    date,
+    events,
+    command,
+    machine,
+    database,
+    connections,
+    duration,
+    peakRssMb,
+    ...(series ? { series } : {}),
+    results: results.map((result) => ({ ...result, requestsPerSecond: Math.round(result.requestsPerSecond) })),
+  };
 }
 
 /** `yes`, `no`, or empty where the SPEC sets no budget. */
@@ -62,35 +91,83 @@ function budgetText(budget: Budget | undefined): string {
 export function renderTable(results: ScenarioResult[]): string {
   const rows = results.map(
     (r) =>
-      `| ${r.name} | §${r.section} | ${r.shown.startsWith('/') ? `\`${r.shown.replace('/wp-json/calendar/events/v1', '…')}\`` : r.shown} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb ?? ''} | ${budgetText(r.budget)} | ${verdict(r)} |`,
+      `| ${r.name} | ${r.section ? `§${r.section}` : ''} | ${r.shown.startsWith('/') ? `\`${r.shown.replace('/wp-json/calendar/events/v1', '…')}\`` : r.shown} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${Number.isNaN(r.errors) ? '' : r.errors} | ${r.peakRssMb ?? ''} | ${budgetText(r.budget)} | ${verdict(r)} |`,
   );
   return ['| Scenario | SPEC | Asked | req/s | p50 ms | p99 ms | non-2xx | RSS MB | Budget | Met |', '|---|---|---|---:|---:|---:|---:|---:|---|---|', ...rows].join('\n');
 }
 
-/** The Markdown section of one benchmark run. */
-export function renderRun(info: RunInfo, results: ScenarioResult[]): string {
+/** The budget of each scenario by name, as the newest run that recorded budgets had them (for older runs). */
+function budgetsByName(history: HistoryEntry[]): Map<string, Budget> {
+  const budgets = new Map<string, Budget>();
+  for (const entry of history) for (const result of entry.results) if (result.budget) budgets.set(result.name, result.budget);
+  return budgets;
+}
+
+/** The journal of every recorded run, newest first, generated from docs/benchmarks.json. */
+export function renderJournal(history: HistoryEntry[]): string {
+  const budgets = budgetsByName(history);
+  const runs = [...history].reverse().map((entry) => {
+    // Runs recorded with the figures alone show blanks where the other columns were not kept.
+    const results: ScenarioResult[] = entry.results.map((result) => ({
+      section: '' as ScenarioResult['section'],
+      shown: '',
+      errors: Number.NaN,
+      ...result,
+      budget: result.budget ?? budgets.get(result.name),
+    }));
+    const lines = [
+      `## ${entry.date} — ${entry.label}`,
+      '',
+      `- Command: \`${entry.command}\``,
+      `- Data: ${entry.events.toLocaleString('en-US')} events${entry.database ? ` (${entry.database})` : ''}`,
+      ...(entry.machine ? [`- Machine: ${entry.machine}`] : []),
+      ...(entry.connections ? [`- Load: autocannon, ${entry.connections} connections, ${entry.duration} s per scenario, in a separate process`] : []),
+      ...(entry.peakRssMb ? [`- Peak resident memory of the service: ${entry.peakRssMb} MB`] : []),
+      ...(entry.series
+        ? [
+            `- Series writes: a daily series over two years (the head and ${entry.series.occurrences.toLocaleString('en-US')} occurrences) created in ${entry.series.ms.map((ms) => ms.toLocaleString('en-US')).join(', ')} ms (budget < ${SERIES_BUDGET_MS.toLocaleString('en-US')} ms: ${entry.series.ms.every((ms) => ms < SERIES_BUDGET_MS) ? 'met' : 'not met'})`,
+          ]
+        : []),
+      '',
+      renderTable(results),
+      '',
+    ];
+    return lines.join('\n');
+  });
   return [
-    `## ${info.date} — ${info.label}`,
+    '# Benchmark runs',
     '',
-    `- Command: \`${info.command}\``,
-    `- Data: ${info.events.toLocaleString('en-US')} events in the database (${info.database}), seeded with \`npm run seed\``,
-    `- Machine: ${info.machine}`,
-    `- Load: autocannon, ${info.connections} connections, ${info.duration} s per scenario, in a separate process`,
-    `- Peak resident memory of the service: ${info.peakRssMb} MB`,
-    ...(info.series
-      ? [
-          `- Series writes: a daily series over two years (the head and ${info.series.occurrences.toLocaleString('en-US')} occurrences) created in ${info.series.ms.map((ms) => ms.toLocaleString('en-US')).join(', ')} ms (budget < ${SERIES_BUDGET_MS.toLocaleString('en-US')} ms: ${info.series.ms.every((ms) => ms < SERIES_BUDGET_MS) ? 'met' : 'not met'})`,
-        ]
-      : []),
+    'Every run recorded by `npm run bench`, newest first, generated from `docs/benchmarks.json` at each run (do not edit:',
+    'the next run writes it again). Budgets are those of SPEC §10 and §10.1 as the scenarios carry them; runs made',
+    'before the scenarios recorded their budgets are held to the newest ones. Where each figure stands now, and how to',
+    'measure: [benchmarks.md](benchmarks.md).',
     '',
-    renderTable(results),
-    '',
+    ...runs,
   ].join('\n');
 }
 
-/** Inserts a run after the document's introduction, newest first, keeping earlier runs. */
-export function addRun(document: string, section: string): string {
-  const marker = '<!-- runs -->';
-  if (!document.includes(marker)) return `${document.trimEnd()}\n\n${marker}\n\n${section}`;
-  return document.replace(marker, `${marker}\n\n${section}`);
+/** The status table of the newest run: each scenario with its budget, its figures and whether they meet it. */
+export function renderStatus(entry: HistoryEntry): string {
+  const rows = entry.results.map((r) => {
+    const result = { section: '10' as const, shown: '', errors: 0, ...r };
+    return `| ${r.name} | §${result.section} | ${budgetText(r.budget)} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${verdict(result) || '—'} |`;
+  });
+  return [
+    `Run "${entry.label}", ${entry.date}: ${entry.events.toLocaleString('en-US')} events${entry.database ? ` on ${entry.database}` : ''}${entry.machine ? `; ${entry.machine}` : ''}.`,
+    `Command: \`${entry.command}\`.${entry.peakRssMb ? ` Peak resident memory: ${entry.peakRssMb} MB (budget ≤ 250 MB).` : ''}`,
+    '',
+    '| Scenario | SPEC | Budget | req/s | p50 ms | p99 ms | Met |',
+    '|---|---|---|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/** Replaces the generated status between its markers in the status page. */
+export function withStatus(page: string, status: string): string {
+  const start = '<!-- status -->';
+  const end = '<!-- /status -->';
+  const from = page.indexOf(start);
+  const to = page.indexOf(end);
+  if (from < 0 || to < from) return `${page.trimEnd()}\n\n${start}\n${status}\n${end}\n`;
+  return `${page.slice(0, from + start.length)}\n${status}\n${page.slice(to)}`;
 }
