@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@calendar/shared/config';
 import { buildDataSourceOptions } from '@calendar/shared/database';
@@ -180,9 +180,10 @@ async function databaseFacts(databaseUrl: string): Promise<{ events: number; buf
 
 /** An embedded SQLite database seeded like the MySQL one (made once, kept under tmp/). */
 function ensureSqlite(url: string, events: number): void {
-  const file = url.replace(/^sqlite:/, '');
-  if (existsSync(join(ROOT, file))) return;
-  mkdirSync(dirname(join(ROOT, file)), { recursive: true });
+  // The file as the service opens it: relative to the workspace, or an absolute path as given.
+  const file = resolve(ROOT, url.replace(/^sqlite:/, ''));
+  if (existsSync(file)) return;
+  mkdirSync(dirname(file), { recursive: true });
   process.stderr.write(`Seeding ${events} events into ${url} for the SQLite scenario...\n`);
   tool('tools/seed/src/main.ts', ['--events', String(events)], url);
 }
