@@ -31,8 +31,8 @@ export class WriteEffects {
   readonly terms = new Set<number>();
   /** Parts of the data whose versions move on with the global one (what is kept of them is read again). */
   readonly parts = new Set<DataPart>();
-  /** Records whose rows of the search index are rebuilt from what the write left. */
-  readonly search = new Set<string>();
+  /** Records whose rows of the search index are rebuilt from what the write left, by kind. */
+  private readonly search = new Map<SearchedKind, Set<number>>();
   /** The longest start-to-end span (seconds) of an event the write left; 0 when it wrote no event's dates. */
   longestSpan = 0;
 
@@ -81,13 +81,14 @@ export class WriteEffects {
   }
 
   reindex(kind: SearchedKind, id: number): this {
-    this.search.add(`${kind}:${id}`);
+    const ids = this.search.get(kind) ?? new Set<number>();
+    this.search.set(kind, ids.add(id));
     return this;
   }
 
   /** The ids of the records of `kind` whose search rows are rebuilt. */
   reindexed(kind: SearchedKind): number[] {
-    return [...this.search].filter((key) => key.startsWith(`${kind}:`)).map((key) => Number(key.slice(kind.length + 1)));
+    return [...(this.search.get(kind) ?? [])];
   }
 
   widenSpan(seconds: number): this {
