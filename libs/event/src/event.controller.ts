@@ -29,10 +29,10 @@ export class EventController {
   @RequiresLogin()
   @Idempotent()
   @HttpCode(201)
-  async create(@Body() body: CreateEventDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<EventResponse> {
-    const event = await this.events.create(body, context);
-    reply.header('Location', event.rest_url);
-    return event;
+  async create(@Body() body: CreateEventDto, @Context() context: RequestContext, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { answer, location } = await this.events.create(body, context);
+    reply.header('Location', location);
+    return answer;
   }
 
   @Get(ID_SEGMENT)

@@ -9,6 +9,11 @@ import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEnt
 import { EventController } from './event.controller';
 import { EventRepository } from './event.repository';
 import { EventService } from './event.service';
+import { EventFeeds } from './read/event-feeds';
+import { EventGrid } from './read/event-grid';
+import { EventPresenter } from './read/event.presenter';
+import { EventReader } from './read/event.reader';
+import { EventWriter } from './write/event.writer';
 import { EventFeedController } from './ics/event-feed.controller';
 import { EventFeedService } from './ics/event-feed.service';
 import { Clock } from './recurrence/clock';
@@ -24,7 +29,7 @@ import { SeriesWriter } from './recurrence/series.writer';
     TaxonomyModule,
   ],
   controllers: [EventController, EventFeedController],
-  providers: [EventRepository, EventService, EventFeedService, SeriesWriter, SeriesHorizon, Clock],
-  exports: [EventService, SeriesHorizon, Clock],
+  providers: [EventRepository, EventReader, EventPresenter, EventWriter, EventService, EventFeeds, EventGrid, EventFeedService, SeriesWriter, SeriesHorizon, Clock],
+  exports: [EventService, EventGrid, SeriesHorizon, Clock],
 })
 export class EventModule {}

@@ -287,6 +287,29 @@ export class EventRepository {
     return { heads, links: linksOf(extras) };
   }
 
+  /** The head of the series an event belongs to (itself for a head or a single event), or null for no event. */
+  async seriesHeadOf(id: number): Promise<number | null> {
+    const [row] = await this.dataSource.query('SELECT series_id FROM events WHERE id = ?', [id]);
+    if (!row) return null;
+    return row.series_id ? Number(row.series_id) : id;
+  }
+
+  /** The occurrences of a series in their order, with what a feed of it needs to know of each. */
+  async occurrences(headId: number): Promise<{ id: number; status: RecordStatus; authorId: number; recurrenceStart: unknown; endUtc: unknown; detached: boolean }[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      'SELECT id, status, author_id, recurrence_start, end_utc, detached FROM events WHERE series_id = ? ORDER BY recurrence_start',
+      [headId],
+    );
+    return rows.map((row) => ({
+      id: Number(row['id']),
+      status: row['status'] as RecordStatus,
+      authorId: Number(row['author_id']),
+      recurrenceStart: row['recurrence_start'],
+      endUtc: row['end_utc'],
+      detached: Boolean(row['detached']),
+    }));
+  }
+
   /** Events with their translations, in the order of `ids`; those that no longer exist are left out. */
   load(ids: number[], manager?: EntityManager): Promise<EventEntity[]> {
     return this.loader.load(ids, manager);

@@ -4,6 +4,8 @@ export * from './entities/event.entity';
 export * from './event-dates';
 export * from './event.module';
 export * from './event.service';
+export * from './read/event-grid';
+export * from './read/event-list-query';
 export * from './event.repository';
 export * from './recurrence/clock';
 export * from './recurrence/series-horizon';

@@ -22,7 +22,7 @@ describe.each(testEngines())('event writes and their effects (%s)', (engine) => 
   beforeEach(() => services.reset());
 
   const changes = (effects: WriteEffects) => effects.changes.map((change) => `${change.action} ${change.kind} ${change.id}`);
-  const create = async (raw: Record<string, unknown>, scope: Parameters<EventService['create']>[1]) => events.create(await services.fields(CreateEventDto, raw), scope);
+  const create = async (raw: Record<string, unknown>, scope: Parameters<EventService['create']>[1]) => (await events.create(await services.fields(CreateEventDto, raw), scope)).answer.toJSON();
   const update = async (id: number, raw: Record<string, unknown>, scope: Parameters<EventService['create']>[1]) => events.update({ id }, await services.fields(UpdateEventByIdDto, raw), scope);
   const counts = async () =>
     (await services.dataSource.query('SELECT event_count FROM terms ORDER BY id')).map((row: { event_count: number | string }) => Number(row.event_count));

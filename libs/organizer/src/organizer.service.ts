@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
-import { PresentOptions, RecordRepository, RecordService, RecordServiceDeps } from '@calendar/records';
+import { ListRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
+import { ListResult } from '@calendar/shared/http';
+import { EntityManager } from 'typeorm';
 import { UpdateOrganizerDto } from './dto/organizer.dto';
 import { mapOrganizer, ORGANIZER_KIND, OrganizerResponse } from './dto/organizer.mapper';
 import { OrganizerEntity, OrganizerTranslationEntity } from './entities/organizer.entity';
@@ -9,16 +11,56 @@ import { OrganizerEntity, OrganizerTranslationEntity } from './entities/organize
 export const ORGANIZER_SEARCH_FIELDS = ['phone', 'email', 'website'] as const;
 
 @Injectable()
-export class OrganizerService extends RecordService<OrganizerEntity, OrganizerTranslationEntity, OrganizerResponse, UpdateOrganizerDto> {
-  protected readonly kind = ORGANIZER_KIND;
-  protected readonly repository: RecordRepository<OrganizerEntity, OrganizerTranslationEntity>;
+export class OrganizerService implements RecordResource<OrganizerResponse, UpdateOrganizerDto>, OnModuleInit {
+  private readonly reader: RecordReader<OrganizerEntity, OrganizerTranslationEntity, OrganizerResponse>;
+  private readonly writer: RecordWriter<OrganizerEntity, OrganizerTranslationEntity, UpdateOrganizerDto>;
 
-  constructor(deps: RecordServiceDeps) {
-    super(deps);
-    this.repository = new RecordRepository(deps.dataSource, ORGANIZER_KIND, [...ORGANIZER_SEARCH_FIELDS]);
+  constructor(private readonly deps: RecordServiceDeps) {
+    const repository = new RecordRepository(deps.dataSource, ORGANIZER_KIND, [...ORGANIZER_SEARCH_FIELDS]);
+    this.reader = new RecordReader(deps, ORGANIZER_KIND, repository, (record, scope, options) => this.present(record, scope, options));
+    this.writer = new RecordWriter(deps, ORGANIZER_KIND, repository, { applyFields: (record, input, isCreate) => this.applyFields(record, input, isCreate) });
   }
 
-  protected applyFields(organizer: OrganizerEntity, input: UpdateOrganizerDto, isCreate: boolean): void {
+  onModuleInit(): void {
+    this.writer.registerEffects();
+  }
+
+  list(query: ListRecordsQueryDto, scope: RequestContext): Promise<ListResult<OrganizerResponse>> {
+    return this.reader.list(query, scope);
+  }
+
+  get(target: RecordTarget, scope: RequestContext): Promise<OrganizerResponse> {
+    return this.reader.get(target, scope);
+  }
+
+  async create(input: UpdateOrganizerDto, scope: RequestContext): Promise<OrganizerResponse> {
+    return this.reader.written(await this.writer.create(input, scope), scope);
+  }
+
+  /** Creates inside a transaction the caller holds (an event write that creates its organizers). */
+  createWith(manager: EntityManager, input: UpdateOrganizerDto, scope: RequestContext): Promise<number> {
+    return this.writer.createWith(manager, input, scope);
+  }
+
+  async update(target: RecordTarget, input: UpdateOrganizerDto, scope: RequestContext): Promise<OrganizerResponse> {
+    return this.reader.written(await this.writer.update(target, input, scope), scope);
+  }
+
+  async remove(target: RecordTarget, scope: RequestContext): Promise<OrganizerResponse> {
+    return this.reader.written(await this.writer.remove(target, scope), scope);
+  }
+
+  /** Which of `ids` exist, whatever their status. */
+  existing(ids: number[]): Promise<Set<number>> {
+    return this.reader.existing(ids);
+  }
+
+  /** The organizers an event embeds, as the caller may read them, by id. */
+  presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, OrganizerResponse>> {
+    return this.reader.presentByIds(ids, scope);
+  }
+
+  private applyFields(organizer: OrganizerEntity, input: UpdateOrganizerDto, isCreate: boolean): void {
     for (const field of ['phone', 'website', 'email'] as const) {
       const value = input[field];
       if (value !== undefined) organizer[field] = value;
@@ -26,7 +68,7 @@ export class OrganizerService extends RecordService<OrganizerEntity, OrganizerTr
     }
   }
 
-  protected present(organizer: OrganizerEntity, context: RequestContext, options: PresentOptions): OrganizerResponse {
+  private present(organizer: OrganizerEntity, context: RequestContext, options: PresentOptions): OrganizerResponse {
     return mapOrganizer(organizer, context, this.deps, options.image, options.jsonLd);
   }
 }

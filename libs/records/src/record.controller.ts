@@ -6,7 +6,7 @@ import { RequiresLogin } from '@calendar/shared/auth';
 import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
 import type { FastifyReply } from 'fastify';
 import { ListRecordsQueryDto, RecordItemDto, RecordWriteDto } from './dto/record.dto';
-import type { RecordService } from './record.service';
+import type { RecordResource } from './record-deps';
 
 /** Stand-ins for a kind's create and update bodies in the shared handlers; replaced by the kind's own classes. */
 class CreateBody extends RecordWriteDto {}
@@ -17,8 +17,7 @@ export interface RecordRoutes {
   path: string;
   /** What an id or slug names, for the API description: `Venue`. */
   label: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  service: Type<RecordService<any, any, { rest_url: string }, any>>;
+  service: Type<RecordResource<{ rest_url: string }>>;
   create: Type<RecordWriteDto>;
   update: Type<RecordWriteDto>;
   list: Type<ListRecordsQueryDto>;
@@ -42,7 +41,7 @@ export function recordController(routes: RecordRoutes): Type<unknown> {
   @ApiTags(routes.path)
   @Controller(`${NAMESPACE}/${routes.path}`)
   class RecordController {
-    constructor(@Inject(routes.service) private readonly records: RecordService<never, never, { rest_url: string }, RecordWriteDto>) {}
+    constructor(@Inject(routes.service) private readonly records: RecordResource<{ rest_url: string }>) {}
 
     @Get()
     @ApiAnswers(routes.model, { list: routes.path, errors: [404], description: `A page of ${routes.path}` })

@@ -4,7 +4,7 @@ import { AuthModule } from '@calendar/shared/auth';
 import { MediaEntity } from './media/media.entity';
 import { MediaService } from './media/media.service';
 import { EventLinkRegistry } from './record-links';
-import { RecordServiceDeps } from './record.service';
+import { RecordServiceDeps } from './record-deps';
 
 /** The shared record mechanisms: the media registry and the registry of event links. */
 @Module({

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
-import { PresentOptions, RecordRepository, RecordService, RecordServiceDeps } from '@calendar/records';
+import { ListRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
+import { ListResult } from '@calendar/shared/http';
+import { EntityManager } from 'typeorm';
 import { UpdateVenueDto } from './dto/venue.dto';
 import { mapVenue, VENUE_KIND, VenueResponse } from './dto/venue.mapper';
 import { VenueEntity, VenueTranslationEntity } from './entities/venue.entity';
@@ -16,16 +18,56 @@ export function deriveStateProvince(country: string, state: string, province: st
 export const VENUE_SEARCH_FIELDS = ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone', 'country'] as const;
 
 @Injectable()
-export class VenueService extends RecordService<VenueEntity, VenueTranslationEntity, VenueResponse, UpdateVenueDto> {
-  protected readonly kind = VENUE_KIND;
-  protected readonly repository: RecordRepository<VenueEntity, VenueTranslationEntity>;
+export class VenueService implements RecordResource<VenueResponse, UpdateVenueDto>, OnModuleInit {
+  private readonly reader: RecordReader<VenueEntity, VenueTranslationEntity, VenueResponse>;
+  private readonly writer: RecordWriter<VenueEntity, VenueTranslationEntity, UpdateVenueDto>;
 
-  constructor(deps: RecordServiceDeps) {
-    super(deps);
-    this.repository = new RecordRepository(deps.dataSource, VENUE_KIND, [...VENUE_SEARCH_FIELDS]);
+  constructor(private readonly deps: RecordServiceDeps) {
+    const repository = new RecordRepository(deps.dataSource, VENUE_KIND, [...VENUE_SEARCH_FIELDS]);
+    this.reader = new RecordReader(deps, VENUE_KIND, repository, (record, scope, options) => this.present(record, scope, options));
+    this.writer = new RecordWriter(deps, VENUE_KIND, repository, { applyFields: (record, input, isCreate) => this.applyFields(record, input, isCreate) });
   }
 
-  protected applyFields(venue: VenueEntity, input: UpdateVenueDto, isCreate: boolean): void {
+  onModuleInit(): void {
+    this.writer.registerEffects();
+  }
+
+  list(query: ListRecordsQueryDto, scope: RequestContext): Promise<ListResult<VenueResponse>> {
+    return this.reader.list(query, scope);
+  }
+
+  get(target: RecordTarget, scope: RequestContext): Promise<VenueResponse> {
+    return this.reader.get(target, scope);
+  }
+
+  async create(input: UpdateVenueDto, scope: RequestContext): Promise<VenueResponse> {
+    return this.reader.written(await this.writer.create(input, scope), scope);
+  }
+
+  /** Creates inside a transaction the caller holds (an event write that creates its venues). */
+  createWith(manager: EntityManager, input: UpdateVenueDto, scope: RequestContext): Promise<number> {
+    return this.writer.createWith(manager, input, scope);
+  }
+
+  async update(target: RecordTarget, input: UpdateVenueDto, scope: RequestContext): Promise<VenueResponse> {
+    return this.reader.written(await this.writer.update(target, input, scope), scope);
+  }
+
+  async remove(target: RecordTarget, scope: RequestContext): Promise<VenueResponse> {
+    return this.reader.written(await this.writer.remove(target, scope), scope);
+  }
+
+  /** Which of `ids` exist, whatever their status. */
+  existing(ids: number[]): Promise<Set<number>> {
+    return this.reader.existing(ids);
+  }
+
+  /** The venues an event embeds, as the caller may read them, by id. */
+  presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, VenueResponse>> {
+    return this.reader.presentByIds(ids, scope);
+  }
+
+  private applyFields(venue: VenueEntity, input: UpdateVenueDto, isCreate: boolean): void {
     for (const field of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website'] as const) {
       const value = input[field];
       if (value !== undefined) venue[field] = value;
@@ -46,7 +88,7 @@ export class VenueService extends RecordService<VenueEntity, VenueTranslationEnt
     }
   }
 
-  protected present(venue: VenueEntity, context: RequestContext, options: PresentOptions): VenueResponse {
+  private present(venue: VenueEntity, context: RequestContext, options: PresentOptions): VenueResponse {
     return mapVenue(venue, context, this.deps, options.image, options.jsonLd);
   }
 }

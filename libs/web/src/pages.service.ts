@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventResponse, EventService, ListEventsQueryDto } from '@calendar/event';
+import { EventGrid, EventService, ListEventsQueryDto } from '@calendar/event';
 import { RequestContext } from '@calendar/i18n';
 import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import { plainText, RecordException } from '@calendar/records';
@@ -107,6 +107,7 @@ export class PagesService {
 
   constructor(
     private readonly events: EventService,
+    private readonly grid: EventGrid,
     private readonly venues: VenueService,
     private readonly organizers: OrganizerService,
     private readonly terms: TermService,
@@ -160,7 +161,7 @@ export class PagesService {
     if (!first.isValid || first.year < 1900 || first.year > 2200) throw this.notFound(context);
     const locale = context.language;
     const grid = this.monthGrid(first, locale);
-    const placed = await this.events.eventDays(
+    const placed = await this.grid.days(
       this.eventQuery({ strict_dates: true, ends_after: grid.start, starts_before: grid.end }),
       context,
       grid.days,
@@ -258,19 +259,7 @@ export class PagesService {
 
   /** One event (`/event/<slug>/`): a protected one shows its title and dates only. */
   async event(context: RequestContext, slug: string): Promise<TextAnswer> {
-    let event: EventResponse;
-    let locked = false;
-    try {
-      event = (await this.events.getEvent({ slug }, context)).toJSON();
-    } catch (error) {
-      if (!(error instanceof RecordException && error.code === 'event-password-protected')) throw this.failure(context, error);
-      // The list's answer of a protected event is the reduced one.
-      const id = await this.events.idOfSlug(slug, context);
-      const listed = id === null ? [] : (await this.events.listEvents(this.eventQuery({ include: [id], per_page: 1 }), context)).items;
-      if (listed.length === 0) throw this.notFound(context);
-      event = listed[0].toJSON();
-      locked = true;
-    }
+    const { event, locked } = await this.guard(context, () => this.events.eventPage(slug, context));
     const locale = context.language;
     const venue = firstVenue(event);
     const description = plainText(event.excerpt || event.description);
@@ -412,10 +401,9 @@ export class PagesService {
 
   /** A page of upcoming events as the lists print them. */
   private async eventList(context: RequestContext, query: Partial<ListEventsQueryDto>): Promise<{ items: EventItem[]; totalPages: number }> {
-    const result = await this.events.listEvents(this.eventQuery({ per_page: PER_PAGE, ...query }), context);
+    const result = await this.events.listModels(this.eventQuery({ per_page: PER_PAGE, ...query }), context);
     const locale = context.language;
-    const items = result.items.map((text) => {
-      const event = text.toJSON();
+    const items = result.items.map((event) => {
       const venue = firstVenue(event);
       return {
         url: event.url,

@@ -6,6 +6,7 @@ import { applyListHeaders, TextAnswer } from '@calendar/shared/http';
 import type { FastifyReply } from 'fastify';
 import { ListEventsFeedQueryDto } from '../dto/event.dto';
 import { EventService } from '../event.service';
+import { EventFeeds } from '../read/event-feeds';
 import { calendarText, feedItem, seriesItems } from './event-calendar';
 
 export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
@@ -24,21 +25,22 @@ function disposition(name: string, fallback: string): string {
 export class EventFeedService {
   constructor(
     private readonly events: EventService,
+    private readonly feeds: EventFeeds,
     private readonly config: AppConfig,
   ) {}
 
   async list(query: ListEventsFeedQueryDto, context: RequestContext, reply: FastifyReply): Promise<TextAnswer> {
-    const result = await this.events.eventFeed(query, context);
+    const result = await this.feeds.list(query, context);
     applyListHeaders(reply, result);
-    const name = await this.events.feedName(query, context);
+    const name = await this.feeds.name(query, context);
     return this.answer(calendarText(result.items, { name, timezone: this.config.timezone.name }), 'events', 'events');
   }
 
   async single(target: RecordTarget, context: RequestContext, password: string | undefined): Promise<TextAnswer> {
-    const event = (await this.events.getEvent(target, context, password)).toJSON();
-    const name = await this.events.feedName({}, context);
+    const event = await this.events.eventModel(target, context, password);
+    const name = await this.feeds.name({}, context);
     // An event of a series gives the whole series (SPEC §13).
-    const series = await this.events.seriesFeed(event, context, password);
+    const series = await this.feeds.series(event, context, password);
     const items = series ? seriesItems(series) : [feedItem(event, false)];
     return this.answer(calendarText(items, { name, timezone: this.config.timezone.name }), event.slug, `event-${event.id}`);
   }

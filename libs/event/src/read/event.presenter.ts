@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from '@calendar/i18n';
+import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
+import { mayModify, MediaEntity, RecordServiceDeps } from '@calendar/records';
+import { JsonTemplate, JsonText, jsonOf, RevisionCache } from '@calendar/shared/http';
+import { TermResponse, TermService } from '@calendar/taxonomy';
+import { VenueResponse, VenueService } from '@calendar/venue';
+import { EventJsonLdOwn, eventJsonLd, eventJsonLdOwn, EventResponse, mapEvent } from '../dto/event.mapper';
+import { EventHead, EventLinks, EventRepository } from '../event.repository';
+
+/** The members of an event that embed other records: filled in per answer, from their own kept renderings. */
+const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
+/** ... and, in single answers, its JSON-LD, which embeds its place and organizers. */
+type Open = (typeof EMBEDDED)[number] | 'json_ld';
+
+/** The venues, organizers and terms an event links to, as the caller may see them. */
+export type Linked = (eventId: number) => { venues: VenueResponse[]; organizers: OrganizerResponse[]; categories: TermResponse[]; tags: TermResponse[] };
+
+/** How events are presented: single answers carry JSON-LD; a protected event is shown reduced unless unlocked. */
+export interface PresentAs {
+  single: boolean;
+  /** Protected events the caller gave the password of. */
+  unlocked?: ReadonlySet<number>;
+  /** `false` keeps nothing new (a feed of 100 events should not push the lists' renderings out). */
+  keep?: boolean;
+}
+
+/**
+ * What is kept of an event per language, origin, lock and kind of answer, under the event's revision: its own
+ * members as a model (embedded records left empty) and as a JSON template with those members open.
+ */
+interface KeptEvent {
+  own: Readonly<EventResponse>;
+  template: JsonTemplate<Open>;
+  /** Single answers: the members of the JSON-LD that come from the event alone. */
+  jsonLd?: EventJsonLdOwn;
+}
+
+/**
+ * The one place events are rendered (SPEC §4.1), for every answer that shows them: reads and writes as JSON text,
+ * feeds, grids and pages as typed models. Each event's own members are made once per revision (its full record
+ * loaded and mapped again only after it is written); the venues, organizers and terms it links to come from their
+ * own kept renderings, as the caller may see them. The JSON text of an event is the JSON of its model.
+ */
+@Injectable()
+export class EventPresenter {
+  private readonly kept: RevisionCache<KeptEvent>;
+
+  constructor(
+    private readonly deps: RecordServiceDeps,
+    private readonly events: EventRepository,
+    private readonly venues: VenueService,
+    private readonly organizers: OrganizerService,
+    private readonly terms: TermService,
+  ) {
+    this.kept = new RevisionCache(deps.config.renderCacheBytes);
+  }
+
+  /** Events as JSON answers, in the order of `heads` (an event deleted since its head was read is left out). */
+  async texts(heads: EventHead[], links: EventLinks | Linked, scope: RequestContext, as: PresentAs): Promise<{ event: EventHead; text: JsonText<EventResponse> }[]> {
+    const [own, linked] = await Promise.all([this.own(heads, scope, as), this.linked(links, scope)]);
+    const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;
+    return own.map(({ event, kept: { template, jsonLd } }) => {
+      const { venues, organizers, categories, tags } = linked(event.id);
+      const text = template.fill({
+        categories: list(categories),
+        tags: list(tags),
+        venue: venues.length === 1 ? jsonOf(venues[0]) : list(venues),
+        organizer: list(organizers),
+        json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, venues, organizers)) : '',
+      });
+      return { event, text: new JsonText<EventResponse>(text) };
+    });
+  }
+
+  /** Events as typed models (feeds, grids, pages): the objects whose JSON `texts` gives. */
+  async models(heads: EventHead[], links: EventLinks | Linked, scope: RequestContext, as: PresentAs): Promise<{ event: EventHead; model: EventResponse; locked: boolean }[]> {
+    const [own, linked] = await Promise.all([this.own(heads, scope, as), this.linked(links, scope)]);
+    return own.map(({ event, kept: { own: model, jsonLd }, locked }) => {
+      if (locked) return { event, model: { ...model }, locked };
+      const { venues, organizers, categories, tags } = linked(event.id);
+      const full: EventResponse = { ...model, categories, tags, venue: venues.length === 1 ? venues[0] : venues, organizer: organizers };
+      if (jsonLd) full.json_ld = eventJsonLd(jsonLd, venues, organizers);
+      return { event, model: full, locked };
+    });
+  }
+
+  /**
+   * For each event, the venues, organizers, categories and tags it links to, as the caller may see them (kept
+   * renderings, FragmentCache), read once for a whole page.
+   */
+  async linked(links: EventLinks | Linked, scope: RequestContext): Promise<Linked> {
+    if (typeof links === 'function') return links;
+    const all = (map: Map<number, number[]>) => [...new Set([...map.values()].flat())];
+    const [venues, organizers, terms] = await Promise.all([
+      this.venues.presentByIds(all(links.venues), scope),
+      this.organizers.presentByIds(all(links.organizers), scope),
+      this.terms.presentByIds(all(links.terms), scope),
+    ]);
+    const pick = <T>(ids: number[] | undefined, map: Map<number, T>) => (ids ?? []).map((id) => map.get(id)).filter((item): item is T => item !== undefined);
+    return (eventId) => {
+      const eventTerms = pick(links.terms.get(eventId), terms);
+      return {
+        venues: pick(links.venues.get(eventId), venues),
+        organizers: pick(links.organizers.get(eventId), organizers),
+        categories: eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat'),
+        tags: eventTerms.filter((term) => term.taxonomy === 'post_tag'),
+      };
+    };
+  }
+
+  /** Whether the caller sees an event reduced (SPEC §4.7): protected, not unlocked, and not theirs to edit. */
+  locked(event: EventHead, scope: RequestContext, unlocked?: ReadonlySet<number>): boolean {
+    return event.passwordHash !== null && !unlocked?.has(event.id) && !mayModify(event, scope.caller);
+  }
+
+  /** Each event's kept own members, made for those written since they were kept; in the order of `heads`. */
+  private async own(heads: EventHead[], scope: RequestContext, { single, unlocked, keep = true }: PresentAs): Promise<{ event: EventHead; kept: KeptEvent; locked: boolean }[]> {
+    const keyOf = (event: EventHead, locked: boolean) => `${event.id}|${scope.language}|${scope.origin}|${locked ? 'locked' : 'open'}|${single ? 'single' : 'list'}`;
+    const found = new Map<number, { event: EventHead; kept: KeptEvent; locked: boolean }>();
+    const missing = heads.filter((event) => {
+      const locked = this.locked(event, scope, unlocked);
+      const kept = this.kept.get(keyOf(event, locked), event.revision);
+      if (kept) found.set(event.id, { event, kept, locked });
+      return !kept;
+    });
+    const loaded = missing.length > 0 ? await this.events.load(missing.map((event) => event.id)) : [];
+    const images = loaded.length > 0 ? await this.deps.media.byIds(loaded.map((event) => event.imageId)) : new Map<number, MediaEntity>();
+    for (const event of loaded) {
+      const locked = this.locked(event, scope, unlocked);
+      const own = mapEvent(event, scope, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked }, false);
+      const withJsonLd = single && !locked;
+      // The open members are placed where the full rendering has them: the embedded ones in turn, JSON-LD last.
+      if (withJsonLd) own.json_ld = {};
+      const kept: KeptEvent = {
+        own: Object.freeze(own),
+        template: JsonTemplate.of<Open>(own, locked ? [] : withJsonLd ? [...EMBEDDED, 'json_ld'] : EMBEDDED),
+        jsonLd: withJsonLd ? eventJsonLdOwn(own, event) : undefined,
+      };
+      // The model is kept beside its text: about twice the text's size again.
+      if (keep) this.kept.set(keyOf(event, locked), event.revision, kept, 3 * kept.template.size);
+      found.set(event.id, { event, kept, locked });
+    }
+    return heads.flatMap((head) => {
+      const entry = found.get(head.id);
+      return entry ? [entry] : [];
+    });
+  }
+}

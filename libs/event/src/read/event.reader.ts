@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from '@calendar/i18n';
+import { mayModify, readAccess, RecordException, RecordRepository, RecordServiceDeps, RecordTarget } from '@calendar/records';
+import { can } from '@calendar/shared/auth';
+import { assertPageExists, VersionsHolder } from '@calendar/shared/http';
+import { OrganizerService } from '@calendar/organizer';
+import { TermService } from '@calendar/taxonomy';
+import { VenueService } from '@calendar/venue';
+import { ListEventsQueryDto } from '../dto/event.dto';
+import { EVENT_KIND } from '../dto/event.mapper';
+import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
+import { passwordMatches } from '../event-password';
+import { EventHead, EventLinks, EventListFilter, EventRepository } from '../event.repository';
+import { EventListQuery, eventListQuery, ListLookups, needsStartBound } from './event-list-query';
+
+/** The events of one page of a list, with what links to its other pages. */
+export interface EventPage {
+  heads: EventHead[];
+  links: EventLinks;
+  total: number;
+  pageUrl: (route: string) => (page: number) => string;
+}
+
+/**
+ * What is read of events before they are presented (SPEC §4.3, §4.4): the event a target names with its access
+ * checked, a list query's filter with its ids and slugs looked up, a list's total (kept per data version) and the
+ * heads and links of its page. Heads carry each event's revision: the presenter renders from them.
+ */
+@Injectable()
+export class EventReader {
+  /** The record mechanisms events share with venues and organizers: here, slugs. */
+  private readonly slugs: RecordRepository<EventEntity, EventTranslationEntity>;
+
+  constructor(
+    private readonly deps: RecordServiceDeps,
+    private readonly events: EventRepository,
+    private readonly venues: VenueService,
+    private readonly organizers: OrganizerService,
+    private readonly terms: TermService,
+  ) {
+    this.slugs = new RecordRepository(deps.dataSource, EVENT_KIND, []);
+  }
+
+  /** The id of the event a target names (a slug in the request language first, then any other), or null. */
+  async idOf(target: RecordTarget, scope: RequestContext): Promise<number | null> {
+    return 'id' in target ? target.id : this.slugs.idBySlug(target.slug, scope.language);
+  }
+
+  /** The event a target names, if the caller may read it: 404 unknown, 410/403 trashed, 403 hidden. */
+  async readable(target: RecordTarget, scope: RequestContext): Promise<{ head: EventHead; links: EventLinks }> {
+    const id = await this.idOf(target, scope);
+    const found = id === null ? null : await this.events.oneHead(id);
+    if (!found) throw RecordException.notFound(EVENT_KIND);
+    const access = readAccess(found.head, scope.caller);
+    if (access === 'trashed') throw RecordException.trashed(EVENT_KIND);
+    if (access === 'hidden') throw RecordException.notAccessible(EVENT_KIND);
+    return found;
+  }
+
+  /**
+   * The event a target names, if the caller may read it whole (SPEC §4.7): a protected event needs its password,
+   * unless the caller may edit it; 403 `event-password-protected` otherwise.
+   */
+  async opened(target: RecordTarget, scope: RequestContext, password?: string): Promise<{ head: EventHead; links: EventLinks }> {
+    const found = await this.readable(target, scope);
+    const { head } = found;
+    if (head.passwordHash && !mayModify(head, scope.caller) && !(password !== undefined && passwordMatches(password, head.passwordHash))) {
+      throw new RecordException(403, 'event-password-protected', 'The event is protected by a password.');
+    }
+    return found;
+  }
+
+  /** One event's head and links whatever its status (a write's answer), or null. */
+  head(id: number): Promise<{ head: EventHead; links: EventLinks } | null> {
+    return this.events.oneHead(id);
+  }
+
+  /** The events of a list page (SPEC §4.4): parameters checked, filter resolved, total counted, rows and links read. */
+  async page(query: ListEventsQueryDto, scope: RequestContext): Promise<EventPage> {
+    const { language, origin, versions } = scope;
+    const { filter, effective } = await this.listQuery(query, scope);
+    const total = await this.keptTotal(filter, versions);
+    assertPageExists('event', query, total);
+    const offset = (query.page - 1) * query.per_page;
+    const { heads, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, versions));
+    const { translation_language: _language, page: _page, ...filters } = query;
+    return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
+  }
+
+  /** A list query's filter (SPEC §4.4): its terms, venues, organizers and parent looked up, then `eventListQuery`. */
+  async listQuery(query: ListEventsQueryDto, scope: RequestContext): Promise<EventListQuery> {
+    const lookups: ListLookups = { terms: [], unknownPlaces: [] };
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      const items = query[taxonomy];
+      if (items) lookups.terms.push({ taxonomy, ...(await this.terms.resolveFilter(taxonomy === 'categories' ? 'category' : 'tag', items, scope.versions)) });
+    }
+    for (const [key, service] of [['venue', this.venues], ['organizer', this.organizers]] as const) {
+      const ids = query[key];
+      if (!ids) continue;
+      const known = await service.existing(ids);
+      lookups.unknownPlaces.push({ key, unknown: ids.filter((id) => !known.has(id)) });
+    }
+    if (query.post_parent !== undefined) lookups.parentExists = await this.events.exists(query.post_parent);
+    const made = eventListQuery(query, lookups, { caller: scope.caller, language: scope.language, now: new Date(), zone: this.deps.config.timezone.zone });
+    if (needsStartBound(made.filter)) {
+      const longest = await this.deps.counts.count('longest event', () => this.events.longestSpanSeconds(), scope.versions);
+      made.filter.startsAtOrAfterBound = new Date(made.filter.endsAfter.getTime() - longest * 1000);
+    }
+    return made;
+  }
+
+  /** The start and end (milliseconds) of at most `limit` events of a filter, by start (month grids). */
+  spans(filter: EventListFilter, limit: number): Promise<{ id: number; start: number; end: number }[]> {
+    return this.events.spans(filter, limit);
+  }
+
+  /**
+   * The number of events matching a filter, kept per filter, audience and data version (CountMemo); after writes
+   * that only added events, caught up by counting those.
+   */
+  private keptTotal(filter: EventListFilter, versions: VersionsHolder): Promise<number> {
+    // The total depends on what the caller may see: everything, their own records too, or the public ones.
+    const { caller } = filter;
+    const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
+    return this.deps.counts.countSince(
+      `events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`,
+      versions,
+      () => this.events.countAtVersion(filter),
+      (from, to) => this.events.countAdded(filter, from, to),
+    );
+  }
+
+  /**
+   * Whether a page is read by walking the start-ordered index: when the events matching the link, place and
+   * search conditions are dense enough among those of the window that the walk to the page's end is short
+   * (expected rows = rows to the page's end × window total / filtered total, at most PAGE_WALK_ROWS). Both totals
+   * are kept per data version, so deciding costs no scan of its own once asked. MySQL and MariaDB only: SQLite
+   * already runs `IN` subqueries as a set probed while walking the index, and plans the probes worse.
+   */
+  private async walks(filter: EventListFilter, end: number, total: number, versions: VersionsHolder): Promise<boolean> {
+    const limit = this.deps.config.pageWalkRows;
+    if (this.deps.dataSource.options.type !== 'mysql') return false;
+    const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
+    if (limit === 0 || !narrowed || total === 0) return false;
+    const window: EventListFilter = { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined };
+    return (end * (await this.keptTotal(window, versions))) / total <= limit;
+  }
+}

@@ -1,0 +1,107 @@
+import { RequestContext } from '@calendar/i18n';
+import { searchTerms } from '@calendar/shared/search';
+import { ApiException, assertPageExists, DataPart, ListResult } from '@calendar/shared/http';
+import { ListRecordsQueryDto } from './dto/record.dto';
+import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
+import { readAccess } from './record-access';
+import { PresentOptions, RecordServiceDeps, RecordTarget } from './record-deps';
+import type { RecordKind } from './record-kind';
+import { LinkedKind } from './record-links';
+import { RecordException } from './record.exception';
+import { RecordListFilter, RecordRepository } from './record.repository';
+
+/** Turns one record into its response object. */
+export type PresentRecord<E, R> = (record: E, scope: RequestContext, options: PresentOptions) => R;
+
+/**
+ * The reads of venues and organizers (SPEC §5, §7, §8): lists with their filters, single reads with their access
+ * rules, and the renderings other answers embed. Every answer is made by the kind's one presenter.
+ */
+export class RecordReader<E extends RecordEntity, T extends RecordTranslationEntity, R> {
+  constructor(
+    private readonly deps: RecordServiceDeps,
+    private readonly kind: RecordKind<E, T>,
+    private readonly repository: RecordRepository<E, T>,
+    private readonly present: PresentRecord<E, R>,
+  ) {}
+
+  async list(query: ListRecordsQueryDto, scope: RequestContext): Promise<ListResult<R>> {
+    const { caller, language, origin } = scope;
+    const problems: Record<string, string> = {};
+    if (query.status && !caller && query.status.some((status) => status !== 'publish')) {
+      problems['status'] = 'must be publish for callers who are not logged in';
+    }
+    const filter: RecordListFilter = { language, caller, statuses: query.status, conditions: [] };
+    if (query.search !== undefined) filter.search = searchTerms(query.search);
+    const linked = this.kind.kind as LinkedKind;
+    if (query.event !== undefined) {
+      const ids = await this.deps.eventLinks.idsForEvent(linked, query.event);
+      if (ids === null) problems['event'] = 'must be the id of an existing event';
+      else filter.conditions?.push({ sql: ids.length > 0 ? 'r.id IN (:...eventLinked)' : '1 = 0', params: { eventLinked: ids } });
+    }
+    if (Object.keys(problems).length > 0) throw ApiException.invalidParams(problems);
+    if (query.has_events !== undefined) {
+      const condition = this.deps.eventLinks.linkedCondition(linked, 'r');
+      filter.conditions?.push(query.has_events ? condition : { sql: `NOT (${condition.sql})`, params: condition.params });
+    }
+    if (query.only_with_upcoming) filter.conditions?.push(this.deps.eventLinks.upcomingCondition(linked, 'r', caller));
+
+    const total = await this.repository.count(filter);
+    assertPageExists(this.kind.kind, query, total);
+    const records = await this.repository.page(filter, (query.page - 1) * query.per_page, query.per_page);
+    const { translation_language: _language, page: _page, ...filters } = query;
+    return new ListResult(
+      this.kind.path,
+      await this.presentMany(records, scope, false),
+      total,
+      query,
+      (page) => this.deps.links.rest(origin, language, this.kind.path, { ...filters, page }),
+    );
+  }
+
+  /** A single read (SPEC §4.3): 404 unknown, 403 when the caller may not see it. */
+  async get(target: RecordTarget, scope: RequestContext): Promise<R> {
+    const id = 'id' in target ? target.id : await this.repository.idBySlug(target.slug, scope.language);
+    const record = id === null ? null : await this.repository.findOne(id);
+    if (!record) throw RecordException.notFound(this.kind);
+    const access = readAccess(record, scope.caller);
+    if (access === 'trashed') throw RecordException.trashed(this.kind);
+    if (access === 'hidden') throw RecordException.notAccessible(this.kind);
+    return this.presentOne(record, scope);
+  }
+
+  /** The answer of a write: the record as it is now, as its single read shows it. */
+  async written(id: number, scope: RequestContext): Promise<R> {
+    return this.presentOne((await this.repository.findOne(id)) as E, scope);
+  }
+
+  /** Which of `ids` exist, whatever their status. */
+  existing(ids: number[]): Promise<Set<number>> {
+    return this.repository.existing(ids);
+  }
+
+  /**
+   * Response objects (without JSON-LD) of the records the caller may read, by id; for embedding. Rendered once
+   * per data version and language (FragmentCache); who may read each is decided per request.
+   */
+  async presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, R>> {
+    const rendered = await this.deps.fragments.many(this.kind.path as DataPart, scope.language, ids, scope, async (missing) => {
+      const records = await this.repository.findMany(missing);
+      const responses = await this.presentMany(records, scope, false);
+      return new Map(records.map((record, index) => [record.id, { status: record.status, authorId: record.authorId, response: responses[index] }]));
+    });
+    const readable = [...rendered].filter(([, fragment]) => readAccess(fragment, scope.caller) === 'ok');
+    return new Map(readable.map(([id, fragment]) => [id, fragment.response]));
+  }
+
+  /** Response objects of records, with their images loaded in one query. */
+  private async presentMany(records: E[], scope: RequestContext, jsonLd: boolean): Promise<R[]> {
+    const images = await this.deps.media.byIds(records.map((record) => record.imageId));
+    return records.map((record) => this.present(record, scope, { jsonLd, image: images.get(record.imageId ?? 0) ?? null }));
+  }
+
+  private async presentOne(record: E, scope: RequestContext): Promise<R> {
+    const [response] = await this.presentMany([record], scope, true);
+    return response;
+  }
+}
