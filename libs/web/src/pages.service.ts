@@ -1,3 +1,4 @@
+import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
 import { Injectable } from '@nestjs/common';
 import { EventGrid, EventService, ListEventsQueryDto } from '@calendar/event';
 import { RequestContext } from '@calendar/i18n';
@@ -29,7 +30,7 @@ export const PAGE_HEADERS = {
 const PER_PAGE = 20;
 const PER_DAY = 3;
 
-/** Month grids kept (`PagesService.monthGrid`): months and languages; all are dropped when it is full. */
+/** Month grids kept (`PagesService.monthGrid`): months and languages, the oldest out first. */
 const MONTH_GRIDS = 500;
 
 /** What a month page shows that depends on the month and the language only. */
@@ -103,7 +104,8 @@ function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.Da
 @Injectable()
 export class PagesService {
   private readonly view = new PageView();
-  private readonly grids = new Map<string, MonthGrid>();
+  /** The days and weeks of months (no event data: a grid depends on the calendar alone). */
+  private readonly grids: BoundedMap<MonthGrid>;
 
   constructor(
     private readonly events: EventService,
@@ -113,7 +115,10 @@ export class PagesService {
     private readonly terms: TermService,
     private readonly links: LinkBuilder,
     private readonly config: AppConfig,
-  ) {}
+    caches: CacheRegistry,
+  ) {
+    this.grids = caches.bounded('month layouts', MONTH_GRIDS, { unit: 'entries' });
+  }
 
   /** Upcoming events, with search and category and tag filters (`/events/`). */
   async list(context: RequestContext, query: ListQuery): Promise<TextAnswer> {
@@ -252,7 +257,6 @@ export class PagesService {
       previous: named(first.minus({ months: 1 })),
       next: named(next),
     };
-    if (this.grids.size >= MONTH_GRIDS) this.grids.clear();
     this.grids.set(key, grid);
     return grid;
   }

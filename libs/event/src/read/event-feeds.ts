@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { readAccess, RecordException, RecordServiceDeps } from '@calendar/records';
-import { ListResult, RevisionCache } from '@calendar/shared/http';
+import { CacheRegistry, RevisionCache } from '@calendar/shared/cache';
+import { ListResult } from '@calendar/shared/http';
 import { parseUtcWallClock } from '@calendar/shared/time';
 import { TermService } from '@calendar/taxonomy';
 import { ListEventsQueryDto } from '../dto/event.dto';
@@ -23,12 +24,13 @@ export class EventFeeds {
 
   constructor(
     private readonly deps: RecordServiceDeps,
+    caches: CacheRegistry,
     private readonly events: EventRepository,
     private readonly reader: EventReader,
     private readonly presenter: EventPresenter,
     private readonly terms: TermService,
   ) {
-    this.vevents = new RevisionCache(deps.config.renderCacheBytes);
+    this.vevents = caches.revisions('event VEVENTs', deps.config.renderCacheBytes);
   }
 
   /**

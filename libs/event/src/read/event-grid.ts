@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { RecordServiceDeps } from '@calendar/records';
-import { RevisionCache } from '@calendar/shared/http';
+import { CacheRegistry, RevisionCache } from '@calendar/shared/cache';
 import { ListEventsQueryDto } from '../dto/event.dto';
 import { EventResponse } from '../dto/event.mapper';
 import { EventRepository } from '../event.repository';
@@ -29,11 +29,12 @@ export class EventGrid {
 
   constructor(
     deps: RecordServiceDeps,
+    caches: CacheRegistry,
     private readonly events: EventRepository,
     private readonly reader: EventReader,
     private readonly presenter: EventPresenter,
   ) {
-    this.shown = new RevisionCache(deps.config.renderCacheBytes / 4);
+    this.shown = caches.revisions('month grid events', deps.config.renderCacheBytes / 4);
   }
 
   /**

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import { mayModify, MediaEntity, RecordServiceDeps } from '@calendar/records';
-import { JsonTemplate, JsonText, jsonOf, RevisionCache } from '@calendar/shared/http';
+import { CacheRegistry, RevisionCache } from '@calendar/shared/cache';
+import { JsonTemplate, JsonText, jsonOf } from '@calendar/shared/http';
 import { TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
 import { EventJsonLdOwn, eventJsonLd, eventJsonLdOwn, EventResponse, mapEvent } from '../dto/event.mapper';
@@ -48,12 +49,13 @@ export class EventPresenter {
 
   constructor(
     private readonly deps: RecordServiceDeps,
+    caches: CacheRegistry,
     private readonly events: EventRepository,
     private readonly venues: VenueService,
     private readonly organizers: OrganizerService,
     private readonly terms: TermService,
   ) {
-    this.kept = new RevisionCache(deps.config.renderCacheBytes);
+    this.kept = caches.revisions('event renderings', deps.config.renderCacheBytes);
   }
 
   /** Events as JSON answers, in the order of `heads` (an event deleted since its head was read is left out). */

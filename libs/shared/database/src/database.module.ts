@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '@calendar/shared/config';
+import { CacheModule, CacheRegistry } from '@calendar/shared/cache';
 import { buildDataSourceOptions } from './data-source-options';
 import { CountMemo, DataVersionSource, FragmentCache } from '@calendar/shared/http';
 import { DatabaseDataVersion } from './data-version';
@@ -19,6 +20,7 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [
+        CacheModule,
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
@@ -62,11 +64,15 @@ export class DatabaseModule {
         { provide: DataVersionSource, useClass: DatabaseDataVersion },
         IdempotencyStore,
         IdempotencyInterceptor,
-        { provide: CountMemo, inject: [DataVersionSource, AppConfig], useFactory: (versions: DataVersionSource, config: AppConfig) => new CountMemo(versions, config.countMemoEntries) },
+        {
+          provide: CountMemo,
+          inject: [DataVersionSource, AppConfig, CacheRegistry],
+          useFactory: (versions: DataVersionSource, config: AppConfig, caches: CacheRegistry) => new CountMemo(versions, config.countMemoEntries, caches),
+        },
         {
           provide: FragmentCache,
-          inject: [DataVersionSource, AppConfig],
-          useFactory: (versions: DataVersionSource, config: AppConfig) => new FragmentCache(versions, config.fragmentCacheEntries),
+          inject: [DataVersionSource, AppConfig, CacheRegistry],
+          useFactory: (versions: DataVersionSource, config: AppConfig, caches: CacheRegistry) => new FragmentCache(versions, config.fragmentCacheEntries, caches),
         },
       ],
       exports: [GaleraNode, TransactionRunner, DataVersionSource, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor],

@@ -1,3 +1,4 @@
+import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
 import { dataVersionsFor, DataVersionSource, VersionsHolder } from './response-cache';
 
 /**
@@ -9,13 +10,16 @@ import { dataVersionsFor, DataVersionSource, VersionsHolder } from './response-c
  * Identical counts asked at the same moment share one query. The map is bounded by entries, oldest first out.
  */
 export class CountMemo {
-  private readonly entries = new Map<string, { version: number; slots?: readonly number[]; count: number }>();
+  private readonly entries: BoundedMap<{ version: number; slots?: readonly number[]; count: number }>;
   private readonly pending = new Map<string, Promise<number>>();
 
   constructor(
     private readonly versions: DataVersionSource,
     readonly capacity: number,
-  ) {}
+    registry: CacheRegistry = new CacheRegistry(),
+  ) {
+    this.entries = registry.bounded('kept totals', capacity, { unit: 'entries' });
+  }
 
   /**
    * `read`: the versions of the read that counts, read once and shared with the other per-version parts.
@@ -42,8 +46,8 @@ export class CountMemo {
     const current = await dataVersionsFor(read, this.versions);
     if (this.capacity === 0) return (await counted()).count;
     const version = current.global;
-    const found = this.entries.get(key);
-    if (found?.version === version) return found.count;
+    const found = this.entries.peek(key);
+    if (this.entries.get(key, (entry) => entry.version === version)) return (found as { count: number }).count;
     const flightKey = `${version}\u0000${key}`;
     const running = this.pending.get(flightKey);
     if (running) return running;
@@ -53,12 +57,8 @@ export class CountMemo {
       const change = from ? await catchUp(from, current.slots) : null;
       const result = found && change !== null ? { count: found.count + change, version, slots: current.slots } : await this.taken(counted, current.global);
       // Kept under the version it is exact for, unless a newer one is kept meanwhile.
-      const kept = this.entries.get(key);
-      if (!kept || kept.version <= result.version) {
-        this.entries.delete(key);
-        this.entries.set(key, result);
-        if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-      }
+      const kept = this.entries.peek(key);
+      if (!kept || kept.version <= result.version) this.entries.set(key, result);
       return result.count;
     })().finally(() => this.pending.delete(flightKey));
     this.pending.set(flightKey, counting);

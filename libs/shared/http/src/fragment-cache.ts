@@ -1,3 +1,4 @@
+import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
 import type { ReadScope } from './request-context';
 import { DataPart, dataVersionsFor, DataVersionSource, VersionsHolder } from './response-cache';
 
@@ -10,12 +11,15 @@ import { DataPart, dataVersionsFor, DataVersionSource, VersionsHolder } from './
  * Bounded by entries, oldest first out; 0 turns it off.
  */
 export class FragmentCache {
-  private readonly entries = new Map<string, { version: number; value: unknown }>();
+  private readonly entries: BoundedMap<{ version: number; value: unknown }>;
 
   constructor(
     private readonly versions: DataVersionSource,
     readonly capacity: number,
-  ) {}
+    registry: CacheRegistry = new CacheRegistry(),
+  ) {
+    this.entries = registry.bounded('embedded records', capacity, { unit: 'entries' });
+  }
 
   /**
    * The values of `ids` of a part in one language: kept ones of the part's current version, the others from
@@ -31,8 +35,8 @@ export class FragmentCache {
     const found = new Map<number, T>();
     const missing: number[] = [];
     for (const id of unique) {
-      const entry = this.entries.get(prefix + id);
-      if (entry?.version === version) found.set(id, entry.value as T);
+      const entry = this.entries.get(prefix + id, (kept) => kept.version === version);
+      if (entry) found.set(id, entry.value as T);
       else missing.push(id);
     }
     if (missing.length > 0) {
@@ -50,8 +54,8 @@ export class FragmentCache {
     const versions = await dataVersionsFor(read, this.versions);
     const version = versions.parts[part] ?? versions.global;
     const entryKey = `${part}||${key}`;
-    const entry = this.entries.get(entryKey);
-    if (entry?.version === version) return entry.value as T;
+    const entry = this.entries.get(entryKey, (kept) => kept.version === version);
+    if (entry) return entry.value as T;
     const value = await compute();
     this.keep(entryKey, version, value);
     return value;
@@ -59,8 +63,6 @@ export class FragmentCache {
 
   /** Keeps a value as the newest entry, the oldest going beyond the capacity. */
   private keep(key: string, version: number, value: unknown): void {
-    this.entries.delete(key);
     this.entries.set(key, { version, value });
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }
 }

@@ -19,5 +19,4 @@ export * from './response-cache';
 export * from './count-memo';
 export * from './fragment-cache';
 export * from './json-text';
-export * from './revision-cache';
 export * from './answers';

@@ -1,3 +1,4 @@
+import { CacheRegistry } from '@calendar/shared/cache';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { RequestMethod } from '@nestjs/common';
@@ -155,7 +156,7 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   // Cached anonymous answers are served by a hook before the Nest pipeline; misses are stored by the one global
   // interceptor, which renders them first (a list's envelope and headers included).
-  const cache = new ResponseCache(app.get(DataVersionSource), config.responseCacheBytes, OPERATIONAL_PATHS.map((path) => `/${path}`));
+  const cache = new ResponseCache(app.get(DataVersionSource), config.responseCacheBytes, OPERATIONAL_PATHS.map((path) => `/${path}`), app.get(CacheRegistry));
   fastify.addHook('preHandler', (request, reply) => cache.serveHit(request, reply));
   app.useGlobalInterceptors(new AnswerInterceptor(cache));
   return routes;

@@ -1,3 +1,4 @@
+import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from './caching';
@@ -53,58 +54,6 @@ interface Entry {
 const ENTRY_OVERHEAD_BYTES = 512;
 
 /**
- * A least-recently-used map bounded by bytes, not by entries: any number of large answers can pass through it
- * and it never holds more than its budget. A value bigger than a sixteenth of the budget is not kept at all
- * (one such answer would push out many small ones that are asked for more often).
- */
-export class LruCache<V> {
-  private readonly entries = new Map<string, { value: V; bytes: number }>();
-  private used = 0;
-
-  constructor(
-    readonly maxBytes: number,
-    private readonly sizeOf: (value: V) => number,
-  ) {}
-
-  get(key: string): V | undefined {
-    const found = this.entries.get(key);
-    if (found !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, found);
-    }
-    return found?.value;
-  }
-
-  /** Keeps the value unless it is too big to be worth keeping; says whether it was kept. */
-  set(key: string, value: V): boolean {
-    this.delete(key);
-    // Keys are JavaScript strings: up to two bytes a character.
-    const bytes = key.length * 2 + this.sizeOf(value);
-    if (bytes > this.maxBytes / 16) return false;
-    this.entries.set(key, { value, bytes });
-    this.used += bytes;
-    while (this.used > this.maxBytes) this.delete(this.entries.keys().next().value as string);
-    return true;
-  }
-
-  delete(key: string): void {
-    const found = this.entries.get(key);
-    if (found === undefined) return;
-    this.entries.delete(key);
-    this.used -= found.bytes;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** The bytes the entries are counted at. */
-  get bytes(): number {
-    return this.used;
-  }
-}
-
-/**
  * The URLs asked for lately, as a Bloom filter in one fixed array (nothing allocated per request): `askedBefore`
  * says whether a URL was (probably) asked since the filter was last cleared, and remembers it. Sized for
  * `capacity` URLs at 16 bits each, two positions per URL: about 1.4 % of new URLs pass for asked ones when it is
@@ -157,7 +106,7 @@ export class SeenUrls {
  * asked for all the time would use, nor the version read, copy and hash it would cost its request.
  */
 export class ResponseCache {
-  readonly entries: LruCache<Entry>;
+  readonly entries: BoundedMap<Entry>;
   /** Answers being computed: identical requests arriving meanwhile wait for the same one (no stampede). */
   readonly inFlight = new Map<string, Promise<{ body: unknown; entry: Entry | null }>>();
   readonly seen = new SeenUrls();
@@ -167,14 +116,22 @@ export class ResponseCache {
     maxBytes: number,
     /** Path prefixes never cached (liveness and readiness must not depend on the database). */
     private readonly skipped: string[] = [],
+    registry: CacheRegistry = new CacheRegistry(),
   ) {
-    this.entries = new LruCache<Entry>(maxBytes, (entry) => entry.payload.length + ENTRY_OVERHEAD_BYTES);
+    // Keys are JavaScript strings: up to two bytes a character. An answer over a sixteenth of the budget is not
+    // kept (one such answer would push out many small ones that are asked for more often).
+    this.entries = registry.bounded<Entry>('responses', maxBytes, {
+      unit: 'bytes',
+      costOf: (entry, key) => key.length * 2 + entry.payload.length + ENTRY_OVERHEAD_BYTES,
+      refreshOnRead: true,
+      largestShare: 1 / 16,
+    });
   }
 
   /** Anonymous GETs only: a request that sends credentials is never answered from the cache. */
   applies(request: FastifyRequest): boolean {
     return (
-      this.entries.maxBytes > 0 &&
+      this.entries.capacity > 0 &&
       request.method === 'GET' &&
       request.headers.authorization === undefined &&
       !this.skipped.some((prefix) => request.url.startsWith(prefix))

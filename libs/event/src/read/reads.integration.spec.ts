@@ -1,0 +1,111 @@
+import { CacheRegistry } from '@calendar/shared/cache';
+import { CreateEventDto, ListEventsQueryDto, UpdateEventByIdDto } from '../dto/event.dto';
+import { EventResponse } from '../dto/event.mapper';
+import { EventService } from '../event.service';
+import { ServiceHarness, startServices, testEngines } from '../testing/service-harness';
+import { EventPresenter } from './event.presenter';
+import { EventReader } from './event.reader';
+
+/*
+ * Event reads through the services, on a real database and without HTTP: the one presenter gives the same event as
+ * JSON text (reads and writes) and as a typed model (feeds, grids, pages), whatever it has kept; list totals kept
+ * per data version stay equal to a count of the rows after every kind of write.
+ */
+describe.each(testEngines())('event reads (%s)', (engine) => {
+  let services: ServiceHarness;
+  beforeAll(async () => {
+    services = await startServices(engine);
+  });
+  afterAll(() => services.close());
+  beforeEach(() => services.reset());
+
+  const create = async (raw: Record<string, unknown>, scope: ReturnType<ServiceHarness['scope']>): Promise<EventResponse> =>
+    (await services.get(EventService).create(await services.fields(CreateEventDto, raw), scope)).answer.toJSON();
+  const query = (raw: Record<string, unknown>) => services.fields(ListEventsQueryDto, { start_date: '2030-01-01', end_date: '2030-12-31', per_page: 50, ...raw });
+  const rendered = async (scope: ReturnType<ServiceHarness['scope']>, single: boolean) => {
+    const { heads, links } = await services.get(EventReader).page(await query({}), scope);
+    const presenter = services.get(EventPresenter);
+    const texts = (await presenter.texts(heads, links, scope, { single })).map(({ text }) => text.text);
+    const models = (await presenter.models(heads, links, scope, { single })).map(({ model }) => model);
+    return { texts, models };
+  };
+
+  it('answers as JSON exactly the models feeds and pages get, locked or not, with its renderings kept or turned off', async () => {
+    // A scope is one request's: it holds the data versions that request is answered at.
+    const caller = await services.caller('editor');
+    const editor = () => services.scope(caller);
+    const anonymous = () => services.scope(null);
+    const gig = await create(
+      { title: 'Gig', start_date: '2030-06-01 19:00', end_date: '2030-06-01 22:00', venue: [{ venue: 'Hall', city: 'Lyon' }], organizer: [{ organizer: 'Band' }], categories: ['Jazz'], tags: 'late' },
+      editor(),
+    );
+    const secret = await create({ title: 'Secret', description: '<p>Where</p>', start_date: '2030-06-02 19:00', end_date: '2030-06-02 22:00', categories: ['Jazz'] }, editor());
+    // A password is set by an update (SPEC §4.5).
+    await services.get(EventService).update({ id: secret.id }, await services.fields(UpdateEventByIdDto, { password: 'pass' }), editor());
+
+    for (const scope of [anonymous, editor]) {
+      for (const single of [false, true]) {
+        const { texts, models } = await rendered(scope(), single);
+        expect(texts.map((text) => JSON.parse(text))).toEqual(JSON.parse(JSON.stringify(models)));
+      }
+    }
+    const { models: list } = await rendered(anonymous(), true);
+    expect(list.map((event) => [event.id, event.venue, event.organizer.map((organizer) => organizer.organizer), event.categories.map((term) => term.name), event.description, event.json_ld?.['location']])).toEqual([
+      [gig.id, gig.venue, ['Band'], ['Jazz'], '', { '@type': 'Place', name: 'Hall', address: { '@type': 'PostalAddress', streetAddress: '', addressLocality: 'Lyon', addressRegion: '', postalCode: '', addressCountry: '' }, url: (gig.venue as { url: string }).url }],
+      [secret.id, [], [], [], '', undefined],
+    ]);
+    const { models: own } = await rendered(editor(), false);
+    expect([own[1].description, own[1].categories.map((term) => term.name)]).toEqual(['<p>Where</p>', ['Jazz']]);
+
+    // Asked again, every event comes from what is kept; turned off, the same text is made anew.
+    const caches = services.get(CacheRegistry);
+    const kept = () => caches.stats().find((stats) => stats.name === 'event renderings');
+    const before = kept();
+    const again = await rendered(anonymous(), false);
+    expect([kept()?.hits, kept()?.misses]).toEqual([(before?.hits ?? 0) + 4, before?.misses]);
+    caches.turnOff('event renderings');
+    expect(await rendered(anonymous(), false)).toEqual(again);
+    expect([kept()?.entries, kept()?.capacity]).toEqual([0, 0]);
+  });
+
+  it('keeps list totals equal to a count of the rows after creates, updates, trashing and restoring', async () => {
+    const caller = await services.caller('editor');
+    const editor = () => services.scope(caller);
+    const ids: number[] = [];
+    for (let day = 1; day <= 5; day += 1) {
+      ids.push((await create({ title: `Day ${day}`, start_date: `2030-03-0${day} 10:00`, end_date: `2030-03-0${day} 11:00`, categories: ['Jazz'] }, editor())).id);
+    }
+    await create({ title: 'Other', start_date: '2030-03-06 10:00', end_date: '2030-03-06 11:00', categories: ['Folk'] }, editor());
+    const jazz = (await services.dataSource.query("SELECT term_id FROM term_translations WHERE slug = 'jazz'"))[0].term_id;
+    const counted = async () =>
+      Number(
+        (
+          await services.dataSource.query(
+            "SELECT COUNT(*) AS n FROM events e JOIN event_terms t ON t.event_id = e.id WHERE t.term_id = ? AND e.status = 'publish' AND e.start_utc >= '2030-01-01'",
+            [jazz],
+          )
+        )[0].n,
+      );
+    const total = async () => (await services.get(EventReader).page(await query({ categories: 'jazz' }), services.scope(null))).total;
+    const totals: [number, number][] = [[await total(), await counted()]];
+    const service = services.get(EventService);
+    await create({ title: 'Day 7', start_date: '2030-03-07 10:00', end_date: '2030-03-07 11:00', categories: ['Jazz'] }, editor());
+    totals.push([await total(), await counted()]);
+    await service.update({ id: ids[0] }, await services.fields(UpdateEventByIdDto, { status: 'draft' }), editor());
+    totals.push([await total(), await counted()]);
+    await service.remove({ id: ids[1] }, editor());
+    totals.push([await total(), await counted()]);
+    await service.update({ id: ids[1] }, await services.fields(UpdateEventByIdDto, { status: 'publish' }), editor());
+    totals.push([await total(), await counted()]);
+    await service.update({ id: ids[2] }, await services.fields(UpdateEventByIdDto, { categories: ['Folk'] }), editor());
+    totals.push([await total(), await counted()]);
+    expect(totals).toEqual([
+      [5, 5],
+      [6, 6],
+      [5, 5],
+      [4, 4],
+      [5, 5],
+      [4, 4],
+    ]);
+  });
+});
