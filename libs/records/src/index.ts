@@ -14,5 +14,4 @@ export * from './record.reader';
 export * from './record.writer';
 export * from './record-status';
 export * from './records.module';
-export * from './record.controller';
 export * from './record.model';
