@@ -15,7 +15,7 @@ describe('npm run seed', () => {
   });
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-  it('fills a database through the migrations, indexes it for search and moves every data version on', async () => {
+  it('fills a database through the migrations and the write path: indexed for search, terms counted, data versions moved, writes logged', async () => {
     const file = join(directory, 'seeded.sqlite');
     const { stdout } = await run(process.execPath, ['-r', '@swc-node/register', 'tools/seed/src/main.ts', '--events', '60'], {
       cwd: WORKSPACE,
@@ -31,7 +31,13 @@ describe('npm run seed', () => {
         { kind: 'organizer', n: 10 },
         { kind: 'venue', n: 20 },
       ]);
-      expect(db.prepare('SELECT SUM(writes) AS writes, SUM(venues) AS venues, SUM(organizers) AS organizers, SUM(terms) AS terms FROM version_slots').get()).toEqual({ writes: 1, venues: 1, organizers: 1, terms: 1 });
+      // Two writes of the one write path: the places and terms, then the events (one batch), which recounts terms.
+      expect(db.prepare('SELECT SUM(writes) AS writes, SUM(venues) AS venues, SUM(organizers) AS organizers, SUM(terms) AS terms FROM version_slots').get()).toEqual({ writes: 2, venues: 1, organizers: 1, terms: 2 });
+      const counted = db.prepare("SELECT COUNT(*) AS n FROM event_terms et JOIN events e ON e.id = et.event_id WHERE e.status = 'publish'").get();
+      expect(db.prepare('SELECT SUM(event_count) AS n FROM terms').get()).toEqual(counted);
+      // The events batch only added events: the write log names each, as after creates through the API.
+      expect(db.prepare('SELECT COUNT(DISTINCT event_id) AS n, MIN(event_id) AS first FROM write_log').get()).toEqual({ n: 61, first: 0 });
+      expect(db.prepare('SELECT COUNT(*) AS n FROM write_log WHERE event_id = 0').get()).toEqual({ n: 1 });
     } finally {
       db.close();
     }

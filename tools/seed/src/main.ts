@@ -1,19 +1,24 @@
 import 'reflect-metadata';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '@calendar/shared/config';
-import { BUMP_VERSIONS, buildDataSourceOptions } from '@calendar/shared/database';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError } from '@calendar/shared/config';
+import { TransactionRunner, WriteEffects } from '@calendar/shared/database';
 import { ORGANIZER_SEARCH_FIELDS } from '@calendar/organizer';
 import { recordSearchEntries } from '@calendar/shared/search';
 import { VENUE_SEARCH_FIELDS } from '@calendar/venue';
 import { DataSource, EntityManager } from 'typeorm';
+import { SeedModule } from './seed.module';
 import { eventBatch, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
 import { progressLine } from './progress';
 import { Random } from './random';
 
 /*
  * Fills the database of DATABASE_URL with a realistic calendar, through the service's own migrations and
- * tables, in batched multi-row inserts: `npm run seed -- --events 100000 [--seed 1] [--batch 500]`.
+ * tables, in batched multi-row inserts: `npm run seed -- --events 100000 [--seed 1] [--batch 500]`. Each batch is a
+ * write of the service's one write path (`TransactionRunner`): it records every record it creates, the terms to
+ * recount and the longest span in its effects, and the coordinator applies them as after any write (term counts,
+ * the span, data versions, the write log). Search rows are written with the records, in bulk.
  */
 
 const USAGE = 'Usage: npm run seed -- [--events N (default 100000)] [--seed S (default 1)] [--batch B (default 500)]';
@@ -57,6 +62,11 @@ function searchRows(kind: string, records: Record<string, unknown>[], translatio
   );
 }
 
+/** Milliseconds since 1970 of a UTC wall-clock time as the rows hold it (`utc`). */
+function instant(value: unknown): number {
+  return Date.parse(`${String(value).replace(' ', 'T')}Z`);
+}
+
 async function nextId(dataSource: DataSource, table: string): Promise<number> {
   const [row] = await dataSource.query(`SELECT MAX(id) AS id FROM ${table}`);
   return Number(row?.id ?? 0) + 1;
@@ -67,12 +77,11 @@ async function main(argv: string[]): Promise<void> {
   const events = positive('events', values.events, 100_000);
   const seed = positive('seed', values.seed, 1);
   const batch = positive('batch', values.batch, 500);
-  const config = loadConfig();
-  const dataSource = new DataSource(buildDataSourceOptions(config.database));
-  await dataSource.initialize();
+  const app = await NestFactory.createApplicationContext(SeedModule, { logger: false, abortOnError: false });
+  const dataSource = app.get(DataSource);
+  const transactions = app.get(TransactionRunner);
   const started = Date.now();
   try {
-    await dataSource.runMigrations({ transaction: 'each' });
     const random = new Random(seed);
     const sizes = sizesFor(events);
     const now = utc(new Date());
@@ -84,7 +93,7 @@ async function main(argv: string[]): Promise<void> {
     const venues = venueRows(random, venueStart, sizes.venues, users[0].id);
     const organizerStart = await nextId(dataSource, 'organizers');
     const organizers = organizerRows(random, organizerStart, sizes.organizers, users[0].id);
-    await dataSource.transaction(async (manager) => {
+    await transactions.run(async (manager) => {
       await insertRows(manager, 'users', users, batch);
       await insertRows(manager, 'terms', terms.terms, batch);
       await insertRows(manager, 'term_translations', terms.translations, batch);
@@ -94,6 +103,10 @@ async function main(argv: string[]): Promise<void> {
       await insertRows(manager, 'organizer_translations', organizers.translations, batch);
       await insertRows(manager, 'search_tokens', searchRows('venue', venues.venues, venues.translations, 'venue_id', VENUE_SEARCH_FIELDS), batch);
       await insertRows(manager, 'search_tokens', searchRows('organizer', organizers.organizers, organizers.translations, 'organizer_id', ORGANIZER_SEARCH_FIELDS), batch);
+      const effects = WriteEffects.of(manager).movePart('venues').movePart('organizers').movePart('terms');
+      for (const term of terms.terms) effects.record(term.taxonomy === 'category' ? 'category' : 'tag', Number(term.id), 'created');
+      for (const venue of venues.venues) effects.record('venue', Number(venue['id']), 'created');
+      for (const organizer of organizers.organizers) effects.record('organizer', Number(organizer['id']), 'created');
     });
 
     const eventStart = await nextId(dataSource, 'events');
@@ -107,7 +120,7 @@ async function main(argv: string[]): Promise<void> {
     const step = batch * 4;
     for (let from = 0; from < events; from += step) {
       const rows = eventBatch(random, eventStart, from, Math.min(events, from + step), context);
-      await dataSource.transaction(async (manager) => {
+      await transactions.run(async (manager) => {
         // Revisions are not content: new random ones, as every write gives, so no rendering kept of an earlier row
         // of the same id can pass for one of these.
         await insertRows(manager, 'events', rows.events.map((row) => ({ ...row, revision: randomInt(1, 2 ** 31 - 1) })), batch);
@@ -116,22 +129,18 @@ async function main(argv: string[]): Promise<void> {
         await insertRows(manager, 'event_organizers', rows.organizers, batch);
         await insertRows(manager, 'event_terms', rows.terms, batch);
         await insertRows(manager, 'search_tokens', searchRows('event', rows.events, rows.translations, 'event_id'), batch);
+        const effects = WriteEffects.of(manager).recount(rows.terms.map((link) => Number(link['term_id'])));
+        for (const event of rows.events) {
+          effects.record('event', Number(event['id']), 'created');
+          effects.widenSpan(Math.round((instant(event['end_utc']) - instant(event['start_utc'])) / 1000));
+        }
       });
       if (process.stderr.isTTY) process.stderr.write(`\r${progressLine(Math.min(events, from + step), events, Date.now() - started)}`);
     }
-    await dataSource.query(
-      `UPDATE terms SET event_count = (SELECT COUNT(*) FROM event_terms et INNER JOIN events e ON e.id = et.event_id WHERE et.term_id = terms.id AND e.status = 'publish')`,
-    );
-    // The longest event, which bounds the starts of events overlapping a window (migration EventSpan).
-    const span = config.database.type === 'mysql' ? 'TIMESTAMPDIFF(SECOND, start_utc, end_utc)' : 'CAST(ROUND((julianday(end_utc) - julianday(start_utc)) * 86400) AS INTEGER)';
-    const [longest] = await dataSource.query(`SELECT COALESCE(MAX(${span}), 0) AS seconds FROM events`);
-    await dataSource.query('UPDATE event_span SET max_seconds = ? WHERE id = 1 AND max_seconds < ?', [Number(longest.seconds), Number(longest.seconds)]);
-    // Every data version moves on, as after any write: a service running on this database answers anew.
-    await dataSource.query(BUMP_VERSIONS);
     const seconds = Math.round((Date.now() - started) / 100) / 10;
-    process.stdout.write(`${JSON.stringify({ database: config.database.type, seed, events, venues: sizes.venues, organizers: sizes.organizers, tags: sizes.tags, seconds })}\n`);
+    process.stdout.write(`${JSON.stringify({ database: dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite', seed, events, venues: sizes.venues, organizers: sizes.organizers, tags: sizes.tags, seconds })}\n`);
   } finally {
-    await dataSource.destroy();
+    await app.close();
   }
 }
 
