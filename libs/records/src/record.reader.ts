@@ -1,6 +1,7 @@
 import { RequestContext } from '@calendar/i18n';
 import { searchTerms } from '@calendar/shared/search';
-import { ApiException, assertPageExists, DataPart, ListResult } from '@calendar/shared/http';
+import { DataPart } from '@calendar/shared/database';
+import { ApiException, assertPageExists, ListResult } from '@calendar/shared/http';
 import { ListRecordsQueryDto } from './dto/record.dto';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
 import { readAccess } from './record-access';

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { WriteEffects } from '@calendar/shared/database';
-import { ApiException, DATA_PARTS, DataPart, isUniqueViolation } from '@calendar/shared/http';
+import { DATA_PARTS, DataPart, WriteEffects } from '@calendar/shared/database';
+import { ApiException, isUniqueViolation } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
 import { EntityManager } from 'typeorm';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { TransactionRunner, WriteEffects } from '@calendar/shared/database';
-import { ApiException, assertPageExists, FragmentCache, isUniqueViolation, LinkBuilder, ListResult, VersionsHolder } from '@calendar/shared/http';
+import { FragmentCache, TransactionRunner, WriteEffects } from '@calendar/shared/database';
+import { ApiException, assertPageExists, isUniqueViolation, LinkBuilder, ListResult, VersionsHolder } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
 import { mapTerm, TermResponse } from './dto/term.mapper';

@@ -1,6 +1,64 @@
 import { Injectable } from '@nestjs/common';
-import { DATA_PARTS, DataVersions, DataVersionSource } from '@calendar/shared/http';
+import { CurrentVersion, VersionsHolder } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
+
+/**
+ * Parts of the data with a version of their own besides the global one: a write that changes venues, organizers
+ * or terms moves their version on too, so that what is kept of them (rendered fragments) outlives writes to other
+ * records.
+ */
+export const DATA_PARTS = ['venues', 'organizers', 'terms'] as const;
+export type DataPart = (typeof DATA_PARTS)[number];
+
+/**
+ * The data versions as one read saw them. Every write transaction moves one of several counters on (a slot, see
+ * `version_slots`), so that concurrent writes do not all wait on one row; the versions are their sums.
+ */
+export interface DataVersions {
+  /**
+   * The number of writes the read sees. Reads see the writes in the order they were committed, so two reads
+   * with the same number saw the same data: answers are kept under it.
+   */
+  global: number;
+  parts: Partial<Record<DataPart, number>>;
+  /**
+   * The global counter of each slot: which writes the read sees, write by write (a write is its slot and the
+   * slot's counter after it), as the write log records them.
+   */
+  slots: readonly number[];
+}
+
+/** Where the current data versions come from (the database; every write transaction moves them on). */
+export abstract class DataVersionSource {
+  abstract read(): Promise<DataVersions>;
+
+  async current(): Promise<number> {
+    return (await this.read()).global;
+  }
+}
+
+/**
+ * The data versions for a read (a request, a job's call): those already read (or being read) for it, else read now
+ * (one query) and kept in its holder. One read per request serves everything kept per version (answers, totals,
+ * embedded records).
+ */
+export function dataVersionsFor(holder: VersionsHolder, versions: DataVersionSource): Promise<DataVersions> {
+  // The read itself is kept: parts of an answer asked for at once (its venues, organizers and terms) share it.
+  holder.dataVersions ??= versions.read();
+  // A holder is filled here only.
+  return holder.dataVersions as Promise<DataVersions>;
+}
+
+/** The version the edge keeps answers under, from the data versions (the response cache's port). */
+export class GlobalVersion extends CurrentVersion {
+  constructor(private readonly versions: DataVersionSource) {
+    super();
+  }
+
+  async of(holder: VersionsHolder): Promise<number> {
+    return (await dataVersionsFor(holder, this.versions)).global;
+  }
+}
 
 /**
  * How many rows of `version_slots` writes spread over. Each write transaction moves one slot on; two writes wait

@@ -4,8 +4,10 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '@calendar/shared/config';
 import { CacheModule, CacheRegistry } from '@calendar/shared/cache';
 import { buildDataSourceOptions } from './data-source-options';
-import { CountMemo, DataVersionSource, FragmentCache } from '@calendar/shared/http';
-import { DatabaseDataVersion } from './data-version';
+import { CurrentVersion } from '@calendar/shared/http';
+import { CountMemo } from './count-memo';
+import { FragmentCache } from './fragment-cache';
+import { DatabaseDataVersion, DataVersionSource, GlobalVersion } from './data-version';
 import { GaleraNode, isGaleraNode, onEveryConnection, syncWaitFor } from './galera';
 import { HealthController } from './health.controller';
 import { IdempotencyInterceptor, IdempotencyStore } from './idempotency';
@@ -62,6 +64,7 @@ export class DatabaseModule {
           useFactory: (dataSource: DataSource, galera: GaleraNode) => new TransactionRunner(dataSource, WRITE_ATTEMPTS, galera),
         },
         { provide: DataVersionSource, useClass: DatabaseDataVersion },
+        { provide: CurrentVersion, inject: [DataVersionSource], useFactory: (versions: DataVersionSource) => new GlobalVersion(versions) },
         IdempotencyStore,
         IdempotencyInterceptor,
         {
@@ -75,7 +78,7 @@ export class DatabaseModule {
           useFactory: (versions: DataVersionSource, config: AppConfig, caches: CacheRegistry) => new FragmentCache(versions, config.fragmentCacheEntries, caches),
         },
       ],
-      exports: [GaleraNode, TransactionRunner, DataVersionSource, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor],
+      exports: [GaleraNode, TransactionRunner, DataVersionSource, CurrentVersion, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor],
     };
   }
 }

@@ -10,3 +10,5 @@ export * from './translated-loader';
 export * from './migrate';
 export * from './idempotency';
 export * from './galera';
+export * from './count-memo';
+export * from './fragment-cache';

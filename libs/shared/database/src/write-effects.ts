@@ -1,4 +1,4 @@
-import type { DataPart } from '@calendar/shared/http';
+import type { DataPart } from './data-version';
 import type { EntityManager } from 'typeorm';
 
 /** The kinds of record a write changes, as clients know them. */

@@ -16,7 +16,5 @@ export * from './http.module';
 export * from './localized.dto';
 export * from './discovery';
 export * from './response-cache';
-export * from './count-memo';
-export * from './fragment-cache';
 export * from './json-text';
 export * from './answers';

@@ -14,7 +14,7 @@ import { applyCaching } from './caching';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
 import { JsonText } from './json-text';
-import { AnswerInterceptor, DataVersionSource, ResponseCache } from './response-cache';
+import { AnswerInterceptor, CurrentVersion, ResponseCache } from './response-cache';
 import { mergeRequestParams } from './params';
 import { requestOrigin } from './request-context';
 import { RouteRegistry } from './route-registry';
@@ -156,7 +156,7 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
   // Cached anonymous answers are served by a hook before the Nest pipeline; misses are stored by the one global
   // interceptor, which renders them first (a list's envelope and headers included).
-  const cache = new ResponseCache(app.get(DataVersionSource), config.responseCacheBytes, OPERATIONAL_PATHS.map((path) => `/${path}`), app.get(CacheRegistry));
+  const cache = new ResponseCache(app.get(CurrentVersion), config.responseCacheBytes, OPERATIONAL_PATHS.map((path) => `/${path}`), app.get(CacheRegistry));
   fastify.addHook('preHandler', (request, reply) => cache.serveHit(request, reply));
   app.useGlobalInterceptors(new AnswerInterceptor(cache));
   return routes;

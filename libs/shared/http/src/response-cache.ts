@@ -7,38 +7,11 @@ import { renderList } from './list';
 import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
 /**
- * Parts of the data with a version of their own besides the global one: a write that changes venues, organizers
- * or terms moves their version on too, so that what is kept of them (rendered fragments) outlives writes to other
- * records.
+ * The data version an answer is kept under (the port the response cache needs; the database library provides it
+ * from the data versions it owns): the number of writes the read sees, read once per request into its holder.
  */
-export const DATA_PARTS = ['venues', 'organizers', 'terms'] as const;
-export type DataPart = (typeof DATA_PARTS)[number];
-
-/**
- * The data versions as one read saw them. Every write transaction moves one of several counters on (a slot, see
- * `version_slots`), so that concurrent writes do not all wait on one row; the versions are their sums.
- */
-export interface DataVersions {
-  /**
-   * The number of writes the read sees. Reads see the writes in the order they were committed, so two reads
-   * with the same number saw the same data: answers are kept under it.
-   */
-  global: number;
-  parts: Partial<Record<DataPart, number>>;
-  /**
-   * The global counter of each slot: which writes the read sees, write by write (a write is its slot and the
-   * slot's counter after it), as the write log records them.
-   */
-  slots: readonly number[];
-}
-
-/** Where the current data versions come from (the database; every write transaction moves them on). */
-export abstract class DataVersionSource {
-  abstract read(): Promise<DataVersions>;
-
-  async current(): Promise<number> {
-    return (await this.read()).global;
-  }
+export abstract class CurrentVersion {
+  abstract of(holder: VersionsHolder): Promise<number>;
 }
 
 /** Headers a cached list response must carry again. */
@@ -112,7 +85,7 @@ export class ResponseCache {
   readonly seen = new SeenUrls();
 
   constructor(
-    readonly versions: DataVersionSource,
+    readonly version: CurrentVersion,
     maxBytes: number,
     /** Path prefixes never cached (liveness and readiness must not depend on the database). */
     private readonly skipped: string[] = [],
@@ -152,7 +125,7 @@ export class ResponseCache {
    */
   async serveHit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (!this.applies(request) || !this.seen.askedBefore(`${request.headers.host ?? ''}|${request.originalUrl}`)) return undefined;
-    const version = (await dataVersionsFor(versionsOf(request), this.versions)).global;
+    const version = await this.version.of(versionsOf(request));
     const key = cacheKey(version, Date.now(), request);
     (request as { cacheKey?: string }).cacheKey = key;
     const hit = this.entries.get(key);
@@ -162,22 +135,13 @@ export class ResponseCache {
 }
 
 /**
- * The data versions for this request: those already read (or being read) for it, else read now (one query) and
- * kept on the request. One read per request serves everything kept per version (answers, totals, embedded records).
- */
-export function dataVersionsFor(holder: VersionsHolder, versions: DataVersionSource): Promise<DataVersions> {
-  // The read itself is kept: parts of an answer asked for at once (its venues, organizers and terms) share it.
-  holder.dataVersions ??= versions.read();
-  return holder.dataVersions;
-}
-
-/**
  * Where one read (a request, or a call from a job or the command line) keeps the data versions it is answered at:
  * read on first use and shared by everything kept per version. A read scope carries one; the edge makes one per
  * request (`versionsOf`), which the response cache's check shares with the services that answer a miss.
  */
 export interface VersionsHolder {
-  dataVersions?: Promise<DataVersions>;
+  /** Filled by the database library's `dataVersionsFor` (its `DataVersions`); only `global` is read here. */
+  dataVersions?: Promise<{ global: number }>;
 }
 
 /** The versions holder of a request, made on first use. */

@@ -1,6 +1,7 @@
 import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
-import type { ReadScope } from './request-context';
-import { DataPart, dataVersionsFor, DataVersionSource, VersionsHolder } from './response-cache';
+import type { ReadScope } from '@calendar/shared/http';
+import type { VersionsHolder } from '@calendar/shared/http';
+import { DataPart, dataVersionsFor, DataVersionSource } from './data-version';
 
 /**
  * Responses of records embedded in other answers (the venues, organizers and terms of events), kept per version

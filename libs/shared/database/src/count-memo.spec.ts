@@ -1,5 +1,6 @@
 import { CountMemo } from './count-memo';
-import { DataVersions, DataVersionSource, VersionsHolder } from './response-cache';
+import type { VersionsHolder } from '@calendar/shared/http';
+import { DataVersions, DataVersionSource } from './data-version';
 
 class Versions extends DataVersionSource {
   version = 1;

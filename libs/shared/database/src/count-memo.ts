@@ -1,5 +1,6 @@
 import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
-import { dataVersionsFor, DataVersionSource, VersionsHolder } from './response-cache';
+import type { VersionsHolder } from '@calendar/shared/http';
+import { dataVersionsFor, DataVersionSource } from './data-version';
 
 /**
  * List totals kept per filter and data version. A total is exact for the data version it was counted at; every

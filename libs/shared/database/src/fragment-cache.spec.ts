@@ -1,5 +1,5 @@
 import { FragmentCache } from './fragment-cache';
-import { DataVersions, DataVersionSource } from './response-cache';
+import { DataVersions, DataVersionSource } from './data-version';
 
 class Versions extends DataVersionSource {
   version = 1;
