@@ -7,6 +7,8 @@ export type Role = 'administrator' | 'editor' | 'author' | 'contributor';
  * What a read or write is answered for, without HTTP: who asks, in which language, on which origin its links are
  * built, and the data versions it is answered at. The edge makes one per request (`Context`, in libs/i18n); a job,
  * the command line or a test makes its own (`{ caller: null, language: 'en', origin: SITE_URL, versions: {} }`).
+ * A scope is one read's: its `versions` keep the data versions first read through it, so a scope used again after
+ * writes answers at the old versions (kept totals, embedded records); make a new one per read.
  */
 export interface ReadScope {
   caller: Caller | null;
