@@ -62,8 +62,7 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
 
   /** A single read (SPEC §4.3): 404 unknown, 403 when the caller may not see it. */
   async get(target: RecordTarget, scope: RequestContext): Promise<R> {
-    const id = 'id' in target ? target.id : await this.repository.idBySlug(target.slug, scope.language);
-    const record = id === null ? null : await this.repository.findOne(id);
+    const record = await this.repository.findTarget(target, scope.language);
     if (!record) throw RecordException.notFound(this.kind);
     const access = readAccess(record, scope.caller);
     if (access === 'trashed') throw RecordException.trashed(this.kind);

@@ -69,6 +69,12 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
     return (await this.loader.load([id], manager))[0] ?? null;
   }
 
+  /** The record an id or a slug names (a slug in `language` first, then in any other), or null. */
+  async findTarget(target: { id: number } | { slug: string }, language: string): Promise<E | null> {
+    const id = 'id' in target ? target.id : await this.idBySlug(target.slug, language);
+    return id === null ? null : this.findOne(id);
+  }
+
   /** Records with their translations, in no particular order. */
   async findMany(ids: number[]): Promise<E[]> {
     return this.loader.load(ids);

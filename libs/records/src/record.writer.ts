@@ -131,8 +131,7 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
 
   /** The record a target names, whatever its status; 404 for none. */
   async find(target: RecordTarget, scope: RequestContext): Promise<E> {
-    const id = 'id' in target ? target.id : await this.repository.idBySlug(target.slug, scope.language);
-    const record = id === null ? null : await this.repository.findOne(id);
+    const record = await this.repository.findTarget(target, scope.language);
     if (!record) throw RecordException.notFound(this.kind);
     return record;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { readAccess, RecordException, RecordServiceDeps } from '@calendar/records';
-import { CacheRegistry, RevisionCache } from '@calendar/shared/cache';
+import { CacheRegistry, entryKey, RevisionCache } from '@calendar/shared/cache';
 import { ListResult } from '@calendar/shared/http';
 import { parseUtcWallClock } from '@calendar/shared/time';
 import { TermService } from '@calendar/taxonomy';
@@ -40,7 +40,7 @@ export class EventFeeds {
    */
   async list(query: ListEventsQueryDto, scope: RequestContext): Promise<ListResult<FeedItem>> {
     const { heads, links, total, pageUrl } = await this.reader.page(query, scope);
-    const keyOf = (event: EventHead) => `${event.id}|${scope.language}|${scope.origin}|${this.presenter.locked(event, scope) ? 'locked' : 'open'}`;
+    const keyOf = (event: EventHead) => entryKey(event.id, scope.language, scope.origin, this.presenter.locked(event, scope) ? 'locked' : 'open');
     const kept = new Map<number, KeptVevent>();
     const missing = heads.filter((event) => {
       const found = this.vevents.get(keyOf(event), event.revision);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { RecordServiceDeps } from '@calendar/records';
-import { CacheRegistry, RevisionCache } from '@calendar/shared/cache';
+import { CacheRegistry, entryKey, RevisionCache } from '@calendar/shared/cache';
 import { ListEventsQueryDto } from '../dto/event.dto';
 import { EventResponse } from '../dto/event.mapper';
 import { EventRepository } from '../event.repository';
@@ -45,7 +45,7 @@ export class EventGrid {
   async days(query: ListEventsQueryDto, scope: RequestContext, days: readonly GridDay[], perDay: number): Promise<Map<string, { events: GridEvent[]; more: number }>> {
     const { filter } = await this.reader.listQuery(query, scope);
     const lists = days.map(() => [] as number[]);
-    for (const { id, start, end } of await this.reader.spans(filter, MONTH_SPANS)) {
+    for (const { id, start, end } of await this.events.spans(filter, MONTH_SPANS)) {
       // Each day of the grid from the one it starts on to the one it ends on (an end at midnight is in the day before).
       for (let index = 0; index < days.length; index += 1) {
         if (days[index].endMs <= start) continue;
@@ -54,7 +54,7 @@ export class EventGrid {
       }
     }
     const chosen = [...new Set(lists.flatMap((ids) => ids.slice(0, perDay)))];
-    const keyOf = (id: number) => `${id}|${scope.language}|${scope.origin}`;
+    const keyOf = (id: number) => entryKey(id, scope.language, scope.origin);
     const events = new Map<number, GridEvent>();
     const revisions = await this.events.revisions(chosen);
     const unknown = chosen.filter((id) => {

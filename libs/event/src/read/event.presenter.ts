@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import { mayModify, MediaEntity, RecordServiceDeps } from '@calendar/records';
-import { CacheRegistry, RevisionCache } from '@calendar/shared/cache';
+import { CacheRegistry, entryKey, RevisionCache } from '@calendar/shared/cache';
 import { JsonTemplate, JsonText, jsonOf } from '@calendar/shared/http';
 import { TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
@@ -133,7 +133,7 @@ export class EventPresenter {
     scope: RequestContext,
     { single, unlocked, keep = true }: PresentAs,
   ): Promise<{ event: EventHead; kept: KeptEvent; fresh?: EventResponse; locked: boolean }[]> {
-    const keyOf = (event: EventHead, locked: boolean) => `${event.id}|${scope.language}|${scope.origin}|${locked ? 'locked' : 'open'}|${single ? 'single' : 'list'}`;
+    const keyOf = (event: EventHead, locked: boolean) => entryKey(event.id, scope.language, scope.origin, locked ? 'locked' : 'open', single ? 'single' : 'list');
     const found = new Map<number, { event: EventHead; kept: KeptEvent; fresh?: EventResponse; locked: boolean }>();
     const missing = heads.filter((event) => {
       const locked = this.locked(event, scope, unlocked);

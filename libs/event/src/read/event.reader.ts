@@ -109,11 +109,6 @@ export class EventReader {
     return made;
   }
 
-  /** The start and end (milliseconds) of at most `limit` events of a filter, by start (month grids). */
-  spans(filter: EventListFilter, limit: number): Promise<{ id: number; start: number; end: number }[]> {
-    return this.events.spans(filter, limit);
-  }
-
   /**
    * The number of events matching a filter, kept per filter, audience and data version (CountMemo); after writes
    * that only added events, caught up by counting those.

@@ -1,4 +1,4 @@
-import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
+import { BoundedMap, CacheRegistry, entryKey } from '@calendar/shared/cache';
 import type { ReadScope } from '@calendar/shared/http';
 import type { VersionsHolder } from '@calendar/shared/http';
 import { DataPart, dataVersionsFor, DataVersionSource } from './data-version';
@@ -32,7 +32,7 @@ export class FragmentCache {
     // Read before loading: what is loaded is then at least as new as the version it is kept under.
     const versions = await dataVersionsFor(scope.versions, this.versions);
     const version = versions.parts[part] ?? versions.global;
-    const prefix = `${part}|${language}|${scope.origin}|`;
+    const prefix = entryKey(part, language, scope.origin, '');
     const found = new Map<number, T>();
     const missing: number[] = [];
     for (const id of unique) {
@@ -54,11 +54,11 @@ export class FragmentCache {
     if (this.capacity === 0) return compute();
     const versions = await dataVersionsFor(read, this.versions);
     const version = versions.parts[part] ?? versions.global;
-    const entryKey = `${part}||${key}`;
-    const entry = this.entries.get(entryKey, (kept) => kept.version === version);
+    const valueKey = entryKey(part, '', key);
+    const entry = this.entries.get(valueKey, (kept) => kept.version === version);
     if (entry) return entry.value as T;
     const value = await compute();
-    this.keep(entryKey, version, value);
+    this.keep(valueKey, version, value);
     return value;
   }
 
