@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { recordSearchEntries, replaceSearchRows, searchConditions, SearchTerm } from '@calendar/shared/search';
+import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
 import { parseSlots, slotsSubquery, TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
@@ -375,11 +375,29 @@ export class EventRepository {
     return map.get(eventId) ?? [];
   }
 
-  /** Writes the search index rows of an event from its texts, inside the write's transaction. */
-  async reindexSearch(manager: EntityManager, eventId: number): Promise<void> {
-    const event = await manager.getRepository(EventEntity).findOne({ where: { id: eventId }, select: { id: true, originalLang: true } });
-    const texts = await manager.getRepository(EventTranslationEntity).find({ where: { eventId } });
-    await replaceSearchRows(manager, 'event', eventId, event ? recordSearchEntries(texts, event.originalLang) : []);
+  /**
+   * Rebuilds the search index rows of the events `ids` from their texts (SPEC §4.4: title, excerpt, description),
+   * inside the write's transaction, two reads and a few statements for every 500 events (an event that no longer
+   * exists loses its rows).
+   */
+  async reindexSearch(manager: EntityManager, ids: readonly number[]): Promise<void> {
+    for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
+      const chunk = ids.slice(offset, offset + SEARCH_BATCH);
+      const marks = chunk.map(() => '?').join(', ');
+      const events: Record<string, unknown>[] = await manager.query(`SELECT id, original_lang FROM events WHERE id IN (${marks})`, [...chunk]);
+      const rows: Record<string, unknown>[] = await manager.query(`SELECT event_id, lang, name, description, excerpt FROM event_translations WHERE event_id IN (${marks})`, [...chunk]);
+      const texts = new Map<number, { lang: string; name: string | null; description: string | null; excerpt: string | null }[]>();
+      for (const row of rows) {
+        const id = Number(row['event_id']);
+        const text = { lang: String(row['lang']), name: row['name'] as string | null, description: row['description'] as string | null, excerpt: row['excerpt'] as string | null };
+        texts.set(id, [...(texts.get(id) ?? []), text]);
+      }
+      const originals = new Map(events.map((row) => [Number(row['id']), String(row['original_lang'])]));
+      await rebuildSearchRows(manager, 'event', chunk, (id) => {
+        const original = originals.get(id);
+        return original === undefined ? [] : recordSearchEntries(texts.get(id) ?? [], original);
+      });
+    }
   }
 
   /** `alias.id` is linked to an event that is not a draft, pending or trashed. */

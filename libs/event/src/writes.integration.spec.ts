@@ -120,6 +120,19 @@ describe.each(testEngines())('event writes and their effects (%s)', (engine) => 
     expect(await series()).toEqual([`${a} Tue 09 21:00 publish Quartet`, `${thu11} Thu 11 20:00 trash Quartet`, `${b} Tue 16 21:00 publish Special`]);
     // The category counts the head and its two published occurrences.
     expect(await counts()).toEqual([3]);
+    // Every occurrence is found by the words of the texts it shows, its own title included; deleted ones by none.
+    const words = async (id: number) =>
+      (await services.dataSource.query("SELECT DISTINCT token FROM search_tokens WHERE kind = 'event' AND record_id = ? ORDER BY token", [id])).map(
+        (row: { token: string }) => row.token,
+      );
+    expect([await words(a), await words(b), await words(thu11), await words(c), await words(d), await words(thu04)]).toEqual([
+      ['quartet'],
+      ['special'],
+      ['quartet'],
+      [],
+      [],
+      [],
+    ]);
   });
 
   it('counts the occurrences the horizon adds in their terms, and logs them as additions', async () => {
@@ -138,5 +151,8 @@ describe.each(testEngines())('event writes and their effects (%s)', (engine) => 
     const ids = extended.onlyAddedEvents() ?? [];
     expect([added, ids.length, changes(extended), [...extended.terms]]).toEqual([8, 8, ids.map((id) => `created event ${id}`), [head.tags[0].id]]);
     expect([await counts(), await logged()]).toEqual([[await published()], ids]);
+    // The added occurrences are searchable with the write that added them.
+    const found = await services.dataSource.query("SELECT DISTINCT record_id FROM search_tokens WHERE kind = 'event' AND token = 'weekly' ORDER BY record_id");
+    expect(found.map((row: { record_id: number | string }) => Number(row.record_id)).filter((id: number) => ids.includes(id))).toEqual([...ids].sort((x, y) => x - y));
   });
 });

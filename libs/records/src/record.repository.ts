@@ -2,7 +2,7 @@ import { likeStartsWith } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
 import { TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
-import { recordSearchEntries, replaceSearchRows, searchConditions, SearchTerm } from '@calendar/shared/search';
+import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchTerm } from '@calendar/shared/search';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
 import type { RecordKind } from './record-kind';
@@ -101,11 +101,20 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
     return qb;
   }
 
-  /** Writes the search index rows of a record from its texts and searchable fields, inside the write's transaction. */
-  async reindexSearch(manager: EntityManager, id: number): Promise<void> {
-    const [record] = await this.loader.load([id], manager);
-    const shared = record ? this.searchFields.map((field) => record[field] as unknown as string | null) : [];
-    await replaceSearchRows(manager, this.kind.kind, id, record ? recordSearchEntries(record.translations, record.originalLang, shared) : []);
+  /**
+   * Rebuilds the search index rows of the records `ids` from their texts and searchable fields, inside the write's
+   * transaction (a record that no longer exists loses its rows).
+   */
+  async reindexSearch(manager: EntityManager, ids: readonly number[]): Promise<void> {
+    for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
+      const chunk = ids.slice(offset, offset + SEARCH_BATCH);
+      const records = new Map((await this.loader.load(chunk, manager)).map((record) => [record.id, record]));
+      await rebuildSearchRows(manager, this.kind.kind, chunk, (id) => {
+        const record = records.get(id);
+        if (!record) return [];
+        return recordSearchEntries(record.translations, record.originalLang, this.searchFields.map((field) => record[field] as unknown as string | null));
+      });
+    }
   }
 
   count(filter: RecordListFilter): Promise<number> {

@@ -27,8 +27,11 @@ export interface RecordRules<E extends RecordEntity, W extends RecordWriteDto> {
   afterWrite?(manager: EntityManager, record: E, input: W, scope: RequestContext, isCreate: boolean, previous?: E): Promise<void>;
   /** Keeps what depends on the record's status current when it goes to the trash (events: counts, series). */
   afterRemove?(manager: EntityManager, record: E): Promise<void>;
-  /** Rebuilds the record's search rows from what the write left (default: name, description and the kind's fields). */
-  reindex?(manager: EntityManager, id: number): Promise<void>;
+  /**
+   * Rebuilds the search rows of the records `ids` from what the write left, all at once (default: name, description
+   * and the kind's fields); a record the write deleted loses its rows.
+   */
+  reindex?(manager: EntityManager, ids: readonly number[]): Promise<void>;
 }
 
 /**
@@ -49,13 +52,15 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
   ) {}
 
   /**
-   * The search rows of the records of this kind a write created or updated are rebuilt from what it left, once, at
-   * the end of the write (the `WriteCoordinator` applies every write's effects). Called once, at start-up.
+   * The search rows of the records of this kind a write names in its effects (created, updated, deleted: every
+   * writer, the series writer and the seed included) are rebuilt from what it left, once, at the end of the write
+   * (the `WriteCoordinator` applies every write's effects). Called once, at start-up.
    */
   registerEffects(): void {
-    const reindex = this.rules.reindex ?? ((manager: EntityManager, id: number) => this.repository.reindexSearch(manager, id));
+    const reindex = this.rules.reindex ?? ((manager: EntityManager, ids: readonly number[]) => this.repository.reindexSearch(manager, ids));
     this.deps.transactions.coordinator.register(`search rows of ${this.kind.path}`, async (manager, effects) => {
-      for (const id of effects.reindexed(this.kind.kind)) await reindex(manager, id);
+      const ids = effects.reindexed(this.kind.kind);
+      if (ids.length > 0) await reindex(manager, ids);
     });
   }
 

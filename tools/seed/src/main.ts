@@ -4,9 +4,6 @@ import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@calendar/shared/config';
 import { TransactionRunner, WriteEffects } from '@calendar/shared/database';
-import { ORGANIZER_SEARCH_FIELDS } from '@calendar/organizer';
-import { recordSearchEntries } from '@calendar/shared/search';
-import { VENUE_SEARCH_FIELDS } from '@calendar/venue';
 import { DataSource, EntityManager } from 'typeorm';
 import { SeedModule } from './seed.module';
 import { eventBatch, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
@@ -17,8 +14,8 @@ import { Random } from './random';
  * Fills the database of DATABASE_URL with a realistic calendar, through the service's own migrations and
  * tables, in batched multi-row inserts: `npm run seed -- --events 100000 [--seed 1] [--batch 500]`. Each batch is a
  * write of the service's one write path (`TransactionRunner`): it records every record it creates, the terms to
- * recount and the longest span in its effects, and the coordinator applies them as after any write (term counts,
- * the span, data versions, the write log). Search rows are written with the records, in bulk.
+ * recount and the longest span in its effects, and the coordinator applies them as after any write (search rows of
+ * every record it names, term counts, the span, data versions, the write log).
  */
 
 const USAGE = 'Usage: npm run seed -- [--events N (default 100000)] [--seed S (default 1)] [--batch B (default 500)]';
@@ -38,28 +35,6 @@ async function insertRows(manager: EntityManager, table: string, rows: Record<st
     const params = chunk.flatMap((row) => columns.map((column) => (typeof row[column] === 'boolean' ? (row[column] ? 1 : 0) : row[column])));
     await manager.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${placeholders}`, params);
   }
-}
-
-/**
- * The search index rows of seeded records, as the service writes them (libs/shared/search): `owner` names the
- * translations' record column, `shared` the record's searchable fields besides its texts.
- */
-function searchRows(kind: string, records: Record<string, unknown>[], translations: Record<string, unknown>[], owner: string, shared: readonly string[] = []): Record<string, unknown>[] {
-  type Text = { lang: string; name: string | null; excerpt: string | null; description: string | null };
-  const texts = new Map<number, Text[]>();
-  for (const row of translations) {
-    const id = row[owner] as number;
-    texts.set(id, [...(texts.get(id) ?? []), { lang: row['lang'] as string, name: row['name'] as string | null, excerpt: (row['excerpt'] ?? null) as string | null, description: row['description'] as string | null }]);
-  }
-  return records.flatMap((record) =>
-    recordSearchEntries(texts.get(record['id'] as number) ?? [], record['original_lang'] as string, shared.map((field) => (record[field] ?? null) as string | null)).map((entry) => ({
-      kind,
-      token: entry.token,
-      record_id: record['id'],
-      lang: entry.lang,
-      original: entry.original,
-    })),
-  );
 }
 
 /** Milliseconds since 1970 of a UTC wall-clock time as the rows hold it (`utc`). */
@@ -101,12 +76,10 @@ async function main(argv: string[]): Promise<void> {
       await insertRows(manager, 'venue_translations', venues.translations, batch);
       await insertRows(manager, 'organizers', organizers.organizers, batch);
       await insertRows(manager, 'organizer_translations', organizers.translations, batch);
-      await insertRows(manager, 'search_tokens', searchRows('venue', venues.venues, venues.translations, 'venue_id', VENUE_SEARCH_FIELDS), batch);
-      await insertRows(manager, 'search_tokens', searchRows('organizer', organizers.organizers, organizers.translations, 'organizer_id', ORGANIZER_SEARCH_FIELDS), batch);
       const effects = WriteEffects.of(manager).movePart('venues').movePart('organizers').movePart('terms');
       for (const term of terms.terms) effects.record(term.taxonomy === 'category' ? 'category' : 'tag', Number(term.id), 'created');
-      for (const venue of venues.venues) effects.record('venue', Number(venue['id']), 'created');
-      for (const organizer of organizers.organizers) effects.record('organizer', Number(organizer['id']), 'created');
+      for (const venue of venues.venues) effects.record('venue', Number(venue['id']), 'created').reindex('venue', Number(venue['id']));
+      for (const organizer of organizers.organizers) effects.record('organizer', Number(organizer['id']), 'created').reindex('organizer', Number(organizer['id']));
     });
 
     const eventStart = await nextId(dataSource, 'events');
@@ -128,10 +101,9 @@ async function main(argv: string[]): Promise<void> {
         await insertRows(manager, 'event_venues', rows.venues, batch);
         await insertRows(manager, 'event_organizers', rows.organizers, batch);
         await insertRows(manager, 'event_terms', rows.terms, batch);
-        await insertRows(manager, 'search_tokens', searchRows('event', rows.events, rows.translations, 'event_id'), batch);
         const effects = WriteEffects.of(manager).recount(rows.terms.map((link) => Number(link['term_id'])));
         for (const event of rows.events) {
-          effects.record('event', Number(event['id']), 'created');
+          effects.record('event', Number(event['id']), 'created').reindex('event', Number(event['id']));
           effects.widenSpan(Math.round((instant(event['end_utc']) - instant(event['start_utc'])) / 1000));
         }
       });

@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { firstFreeSlug, likeStartsWith } from '@calendar/i18n';
 import { WriteEffects } from '@calendar/shared/database';
-import { recordSearchEntries } from '@calendar/shared/search';
 import { parseUtcWallClock } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import { EntityManager } from 'typeorm';
@@ -152,7 +151,7 @@ export class SeriesWriter {
    * Brings the occurrences of the series headed by `headId` in line with the head as written, up to `now` + the
    * horizon. What it changes goes to the write's effects: each occurrence created, updated, trashed or deleted, and
    * the terms whose counts may have changed (those of the head and of every occurrence before and after). Returns
-   * the ids of the occurrences added. (Occurrences' search rows are written here, in one statement for the series.)
+   * the ids of the occurrences added. Their search rows are rebuilt with the write's effects, like every record's.
    */
   async sync(manager: EntityManager, headId: number, change: SeriesChange, now: Date): Promise<number[]> {
     const effects = WriteEffects.of(manager);
@@ -261,8 +260,8 @@ export class SeriesWriter {
     // occurrence (each such write would move the data version on for nothing).
     await manager.query('UPDATE events SET materialized_until = ? WHERE id = ?', [next ? sqlDateTime(next) : null, headId]);
     for (const item of desired) for (const id of item.links.terms) touchedTerms.add(id);
-    for (const item of updated) effects.record('event', item.id as number, 'updated');
-    for (const item of created) effects.record('event', item.id as number, 'created');
+    for (const item of updated) effects.record('event', item.id as number, 'updated').reindex('event', item.id as number);
+    for (const item of created) effects.record('event', item.id as number, 'created').reindex('event', item.id as number);
     effects.recount(touchedTerms);
     return created.map((item) => item.id as number);
   }
@@ -308,7 +307,6 @@ export class SeriesWriter {
       const links = await this.events.links(gone, manager);
       for (const list of links.terms.values()) for (const id of list) touchedTerms.add(id);
       for (const table of ['event_translations', 'event_venues', 'event_organizers', 'event_terms']) await deleteWhereIn(manager, table, 'event_id', gone);
-      await deleteWhereIn(manager, 'search_tokens', 'record_id', gone, `kind = 'event' AND `);
       await deleteWhereIn(manager, 'events', 'id', gone);
     }
     const trashed = edited.filter((row) => row['status'] !== 'trash').map((row) => Number(row['id']));
@@ -319,7 +317,7 @@ export class SeriesWriter {
       ]);
     }
     const effects = WriteEffects.of(manager);
-    for (const id of gone) effects.record('event', id, 'deleted');
+    for (const id of gone) effects.record('event', id, 'deleted').reindex('event', id);
     for (const id of trashed) effects.record('event', id, 'trashed');
   }
 
@@ -414,12 +412,11 @@ export class SeriesWriter {
 
   }
 
-  /** The texts, links and search rows of the occurrences written: replaced whole, a few statements for the series. */
+  /** The texts and links of the occurrences written: replaced whole, a few statements for the series. */
   private async writeOwned(manager: EntityManager, desired: Desired[]): Promise<void> {
     const ids = desired.map((item) => item.id as number);
     if (ids.length === 0) return;
     for (const table of ['event_translations', 'event_venues', 'event_organizers', 'event_terms']) await deleteWhereIn(manager, table, 'event_id', ids);
-    await deleteWhereIn(manager, 'search_tokens', 'record_id', ids, `kind = 'event' AND `);
     await insertRows(
       manager,
       'event_translations',
@@ -434,14 +431,6 @@ export class SeriesWriter {
     for (const [table, column, list] of links) {
       await insertRows(manager, table, ['event_id', column, 'position'], desired.flatMap((item) => list(item).map((target, position) => [item.id, target, position])));
     }
-    await insertRows(
-      manager,
-      'search_tokens',
-      ['kind', 'token', 'record_id', 'lang', 'original'],
-      desired.flatMap((item) =>
-        recordSearchEntries(item.texts, item.row.originalLang as string).map((entry) => ['event', entry.token, item.id, entry.lang, entry.original ? 1 : 0]),
-      ),
-    );
   }
 
   /** The taxonomy (`category`, `tag`) of each term. */

@@ -49,7 +49,7 @@ export class EventWriter implements OnModuleInit {
       afterWrite: (manager, event, input, scope, isCreate, previous) => this.afterWrite(manager, event, input, scope, isCreate, previous),
       afterRemove: (manager, event) => this.afterRemove(manager, event),
       // Events are indexed by their title, excerpt and description (SPEC §4.4).
-      reindex: (manager, id) => this.events.reindexSearch(manager, id),
+      reindex: (manager, ids) => this.events.reindexSearch(manager, ids),
     });
   }
 

@@ -1,14 +1,22 @@
 import type { EntityManager } from 'typeorm';
 import type { SearchEntry } from './search';
 
-/** Replaces the index rows of one record, inside the write's transaction (so a write is searchable at once). */
-export async function replaceSearchRows(manager: EntityManager, kind: string, recordId: number, entries: SearchEntry[]): Promise<void> {
-  await manager.query('DELETE FROM search_tokens WHERE kind = ? AND record_id = ?', [kind, recordId]);
-  for (let offset = 0; offset < entries.length; offset += 500) {
-    const chunk = entries.slice(offset, offset + 500);
-    await manager.query(
-      `INSERT INTO search_tokens (kind, token, record_id, lang, original) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-      chunk.flatMap((entry) => [kind, entry.token, recordId, entry.lang, entry.original ? 1 : 0]),
-    );
+/** Records per statement when the rows of many are rebuilt at once (the `IN` list, and the rows of one insert). */
+export const SEARCH_BATCH = 500;
+
+/**
+ * Replaces the index rows of the records `ids` of `kind` with `entriesOf(id)` (none for a record that no longer
+ * exists), inside the write's transaction, so a write is searchable at once: one delete and a few multi-row inserts
+ * for every 500 records, however many a write (a series, a batch of the seed) rebuilds.
+ */
+export async function rebuildSearchRows(manager: EntityManager, kind: string, ids: readonly number[], entriesOf: (id: number) => SearchEntry[]): Promise<void> {
+  for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
+    const chunk = ids.slice(offset, offset + SEARCH_BATCH);
+    await manager.query(`DELETE FROM search_tokens WHERE kind = ? AND record_id IN (${chunk.map(() => '?').join(', ')})`, [kind, ...chunk]);
+    const rows = chunk.flatMap((id) => entriesOf(id).map((entry) => [kind, entry.token, id, entry.lang, entry.original ? 1 : 0]));
+    for (let start = 0; start < rows.length; start += SEARCH_BATCH) {
+      const part = rows.slice(start, start + SEARCH_BATCH);
+      await manager.query(`INSERT INTO search_tokens (kind, token, record_id, lang, original) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, part.flat());
+    }
   }
 }
