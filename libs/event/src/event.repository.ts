@@ -4,7 +4,7 @@ import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleConditi
 import { parseSlots, slotsSubquery, TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
+import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
 
 /** The most writes a kept total catches up over by counting what they added; beyond, it is counted again. */
 const MAX_CATCH_UP_WRITES = 200;
