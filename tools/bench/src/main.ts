@@ -8,7 +8,9 @@ import { buildDataSourceOptions } from '@calendar/shared/database';
 import { rssMb, startBuiltService } from '@calendar/shared/testing';
 import { DataSource } from 'typeorm';
 import autocannon from 'autocannon';
-import { renderChart } from './chart';
+import { randomInt } from 'node:crypto';
+import { measureCeiling } from './ceiling';
+import { renderChart, renderShareChart } from './chart';
 import { HistoryEntry, historyEntry, renderJournal, renderStatus, renderTable, ScenarioResult, SeriesWrites, withStatus } from './report';
 import { BenchData, NAMESPACE, Scenario, scenarios } from './scenarios';
 
@@ -23,7 +25,7 @@ import { BenchData, NAMESPACE, Scenario, scenarios } from './scenarios';
 
 const ROOT = join(__dirname, '../../..');
 const DOCS = join(ROOT, 'docs');
-const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--sqlite URL] [--no-sqlite] [--no-write]`;
+const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--seed N] [--sqlite URL] [--no-sqlite] [--no-write]`;
 
 /** Settings of the service that change what is measured; the run's command shows those that were set. */
 const SERVICE_SETTINGS = ['RESPONSE_CACHE_MB', 'COUNT_MEMO_ENTRIES', 'FRAGMENT_CACHE_ENTRIES', 'PAGE_WALK_ROWS'];
@@ -70,10 +72,10 @@ async function benchData(base: string, token: string): Promise<BenchData> {
     }
     if (!list.next_rest_url) break;
   }
-  const venueId = (await json(base, `${NAMESPACE}/venues?per_page=1`)).venues[0]?.id;
-  const categoryIds = (await json(base, `${NAMESPACE}/categories?per_page=100`)).categories.map((term: { id: number }) => term.id);
-  if (eventIds.length === 0 || venueId === undefined || categoryIds.length === 0) throw new Error('the database holds no seeded calendar: run `npm run seed` first');
-  return { eventIds, eventSlugs, venueId, categoryIds, editorToken: token };
+  const ids = async (path: string, key: string): Promise<number[]> => (await json(base, `${NAMESPACE}/${path}?per_page=100`))[key].map((record: { id: number }) => record.id);
+  const [venueIds, organizerIds, categoryIds, tagIds] = [await ids('venues', 'venues'), await ids('organizers', 'organizers'), await ids('categories', 'categories'), await ids('tags', 'tags')];
+  if (eventIds.length === 0 || [venueIds, organizerIds, categoryIds, tagIds].some((list) => list.length === 0)) throw new Error('the database holds no seeded calendar: run `npm run seed` first');
+  return { eventIds, eventSlugs, venueId: venueIds[0], venueIds, organizerIds, categoryIds, tagIds, editorToken: token };
 }
 
 interface Load {
@@ -82,9 +84,11 @@ interface Load {
   warmup: number;
 }
 
-async function drive(base: string, scenario: Scenario, seconds: number, connections: number, offset: number): Promise<autocannon.Result> {
+/** Drives one scenario; `pastLastPage` counts the 404s that say a drawn page lies past the last one. */
+async function drive(base: string, scenario: Scenario, seconds: number, connections: number, offset: number): Promise<{ result: autocannon.Result; pastLastPage: number }> {
   let n = offset;
-  return autocannon({
+  let pastLastPage = 0;
+  const result = await autocannon({
     url: base,
     connections,
     duration: seconds,
@@ -94,9 +98,13 @@ async function drive(base: string, scenario: Scenario, seconds: number, connecti
           const next = scenario.next(n++);
           return { ...request, method: next.method, path: next.path, headers: { ...(next.headers ?? {}) }, body: next.body };
         },
+        onResponse: (status, body) => {
+          if (status === 404 && body.includes('"event-archive-page-not-found"')) pastLastPage += 1;
+        },
       },
     ],
   });
+  return { result, pastLastPage };
 }
 
 /**
@@ -128,8 +136,8 @@ async function measure(
   load: Load,
   run: string,
   port: number,
-  series = false,
-): Promise<{ results: ScenarioResult[]; peak: number; total: number; database: string; series?: SeriesWrites }> {
+  options: { series?: boolean; ceiling?: boolean } = {},
+): Promise<{ results: ScenarioResult[]; peak: number; total: number; database: string; series?: SeriesWrites; ceiling?: number }> {
   const token = editorToken(databaseUrl, run);
   const server = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, { port });
   let peak = 0;
@@ -142,19 +150,33 @@ async function measure(
   const results: ScenarioResult[] = [];
   try {
     const data = await benchData(server.base, token);
+    // First the ceiling of SPEC §10.2, while the service waits: every share of this run is a share of it.
+    const ceiling = options.ceiling ? await measureCeiling(server.base, load) : undefined;
+    if (ceiling) process.stderr.write(`Ceiling (a plain Node.js server sending the default list's bytes): ${Math.round(ceiling)} req/s\n`);
     for (const scenario of chosen(data)) {
       scenarioPeak = 0;
       // Warm-up: JIT compilation and connection set-up are not part of the measurement; its URLs are not the run's.
       await drive(server.base, scenario, load.warmup, load.connections, 10_000_000);
-      const result = await drive(server.base, scenario, load.duration, load.connections, 0);
-      const figures = { name: scenario.name, section: scenario.section, shown: scenario.shown, budget: scenario.budget, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, peakRssMb: scenarioPeak };
+      const { result, pastLastPage } = await drive(server.base, scenario, load.duration, load.connections, 0);
+      const figures: ScenarioResult = {
+        name: scenario.name,
+        section: scenario.section,
+        shown: scenario.shown,
+        budget: scenario.budget,
+        requestsPerSecond: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.non2xx - pastLastPage + result.errors,
+        peakRssMb: scenarioPeak,
+        ...(pastLastPage > 0 ? { pastLastPage } : {}),
+      };
       results.push(figures);
-      process.stderr.write(`${scenario.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.errors}, peak RSS ${figures.peakRssMb} MB\n`);
+      process.stderr.write(`${scenario.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.errors}${pastLastPage ? ` (+${pastLastPage} past the last page)` : ''}, peak RSS ${figures.peakRssMb} MB\n`);
     }
-    const writes = series ? await seriesWrites(server.base, data, run) : undefined;
+    const writes = options.series ? await seriesWrites(server.base, data, run) : undefined;
     if (writes) process.stderr.write(`Daily series over two years (${writes.occurrences} occurrences): created in ${writes.ms.join(', ')} ms\n`);
     const { events, bufferPoolMb } = await databaseFacts(databaseUrl);
-    return { results, peak, total: events, database: bufferPoolMb === null ? 'SQLite' : `${serverVersion()}, InnoDB buffer pool ${bufferPoolMb} MB`, series: writes };
+    return { results, peak, total: events, database: bufferPoolMb === null ? 'SQLite' : `${serverVersion()}, InnoDB buffer pool ${bufferPoolMb} MB`, series: writes, ceiling };
   } finally {
     clearInterval(sampler);
     await server.stop();
@@ -201,12 +223,16 @@ async function main(argv: string[]): Promise<void> {
       'no-sqlite': { type: 'boolean' },
       only: { type: 'string' },
       sqlite: { type: 'string' },
+      seed: { type: 'string' },
     },
     strict: true,
   });
   const load: Load = { duration: Number(values.duration ?? 10), warmup: Number(values.warmup ?? 3), connections: Number(values.connections ?? 10) };
   if (![load.duration, load.warmup, load.connections].every((value) => Number.isFinite(value) && value > 0)) throw new Error(`durations and connections are positive numbers\n${USAGE}`);
   const port = Number(values.port ?? 3310);
+  // The draws of the §10.2 lists: new every run unless a seed is given (the run's command names it, to replay it).
+  const seed = values.seed === undefined ? randomInt(1, 2 ** 31 - 1) : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 1) throw new Error(`--seed is a positive integer\n${USAGE}`);
   const databaseUrl = process.env['DATABASE_URL'];
   if (!databaseUrl) throw new Error(`DATABASE_URL names the seeded database to measure\n${USAGE}`);
   if (!databaseUrl.startsWith('mysql')) process.stderr.write('warning: the budgets of SPEC §10 are measured on MySQL; DATABASE_URL is not a mysql:// URL\n');
@@ -217,13 +243,17 @@ async function main(argv: string[]): Promise<void> {
   const run = Date.now().toString(36);
   // `--only text` runs the scenarios whose name contains the text (case-insensitive).
   const wanted = (scenario: Scenario) => !values.only || scenario.name.toLowerCase().includes(values.only.toLowerCase());
-  const main = await measure(databaseUrl, (data) => scenarios(data, run).filter((scenario) => !scenario.sqlite && wanted(scenario)), load, run, port, !values.only || wanted({ name: 'series' } as Scenario));
+  const main = await measure(databaseUrl, (data) => scenarios(data, run, seed).filter((scenario) => !scenario.sqlite && wanted(scenario)), load, run, port, {
+    series: !values.only || wanted({ name: 'series' } as Scenario),
+    ceiling: true,
+  });
   const results = [...main.results];
   let peak = main.peak;
-  const sqliteWanted = !values['no-sqlite'] && scenarios({ eventIds: [1], eventSlugs: ['a'], venueId: 1, categoryIds: [1], editorToken: '' }, run).some((scenario) => scenario.sqlite && wanted(scenario));
+  const none = { eventIds: [1], eventSlugs: ['a'], venueId: 1, venueIds: [1], organizerIds: [1], categoryIds: [1], tagIds: [1], editorToken: '' };
+  const sqliteWanted = !values['no-sqlite'] && scenarios(none, run).some((scenario) => scenario.sqlite && wanted(scenario));
   if (sqliteWanted) {
     ensureSqlite(sqliteUrl, main.total);
-    const embedded = await measure(sqliteUrl, (data) => scenarios(data, run).filter((scenario) => scenario.sqlite && wanted(scenario)), load, run, port);
+    const embedded = await measure(sqliteUrl, (data) => scenarios(data, run, seed).filter((scenario) => scenario.sqlite && wanted(scenario)), load, run, port);
     results.push(...embedded.results);
     peak = Math.max(peak, embedded.peak);
   }
@@ -233,7 +263,7 @@ async function main(argv: string[]): Promise<void> {
   const command = [
     ...settings,
     'DATABASE_URL=<mysql url> npm run bench --',
-    `--duration ${load.duration} --warmup ${load.warmup}`,
+    `--duration ${load.duration} --warmup ${load.warmup} --seed ${seed}`,
     values.only ? `--only "${values.only}"` : '',
     values.label ? `--label "${values.label}"` : '',
     values.sqlite ? `--sqlite ${values.sqlite}` : '',
@@ -252,8 +282,9 @@ async function main(argv: string[]): Promise<void> {
     duration: load.duration,
     peakRssMb: peak,
     series: main.series,
+    ceiling: main.ceiling,
   };
-  process.stdout.write(`${renderTable(results)}\nPeak resident memory of the service: ${peak} MB\n`);
+  process.stdout.write(`${renderTable(results, main.ceiling)}\nCeiling: ${Math.round(main.ceiling ?? 0)} req/s. Peak resident memory of the service: ${peak} MB\n`);
   if (values['no-write']) return;
   // The run joins the journal (benchmarks.json, rendered as benchmarks-runs.md and the chart); a full run also
   // becomes the status of the status page (a run of some scenarios, `--only`, does not).
@@ -264,9 +295,10 @@ async function main(argv: string[]): Promise<void> {
   writeFileSync(historyFile, `${JSON.stringify(history, null, 1)}\n`);
   writeFileSync(join(DOCS, 'benchmarks-runs.md'), renderJournal(history));
   writeFileSync(join(DOCS, 'benchmarks.svg'), renderChart(history));
+  writeFileSync(join(DOCS, 'benchmarks-shares.svg'), renderShareChart(history));
   const statusPage = join(DOCS, 'benchmarks.md');
   if (!values.only && existsSync(statusPage)) writeFileSync(statusPage, withStatus(readFileSync(statusPage, 'utf8'), renderStatus(entry)));
-  process.stderr.write(`Recorded in docs/benchmarks.json, docs/benchmarks-runs.md and docs/benchmarks.svg${values.only ? '' : ', and as the status of docs/benchmarks.md'}\n`);
+  process.stderr.write(`Recorded in docs/benchmarks.json, docs/benchmarks-runs.md, docs/benchmarks.svg and docs/benchmarks-shares.svg${values.only ? '' : ', and as the status of docs/benchmarks.md'}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

@@ -1,7 +1,9 @@
+import { Random } from '@calendar/shared/testing';
+
 /*
  * What the benchmark asks for. Scenarios of SPEC §10 repeat one URL (what the response cache serves); those of
  * §10.1 send every request to a URL not asked before, or with credentials, or between writes, so that each
- * answer is computed.
+ * answer is computed; those of §10.2 draw every list from the whole query space that section names.
  */
 
 export const NAMESPACE = '/wp-json/calendar/events/v1';
@@ -16,8 +18,8 @@ export interface BenchRequest {
 
 export interface Scenario {
   name: string;
-  /** The SPEC section whose budget applies: `10` (cached) or `10.1` (computed). */
-  section: '10' | '10.1';
+  /** The SPEC section whose budget applies: `10` (cached), `10.1` (computed) or `10.2` (any query). */
+  section: '10' | '10.1' | '10.2';
   /** What is asked, as shown in the report. */
   shown: string;
   /** The n-th request of the run. */
@@ -29,9 +31,12 @@ export interface Scenario {
 }
 
 export interface Budget {
-  requestsPerSecond: number;
+  /** SPEC §10 and §10.1, on the reference machine. */
+  requestsPerSecond?: number;
   /** Where the SPEC or the issue sets one. */
   p99?: number;
+  /** SPEC §10.2: the least fraction of the run's ceiling (a plain Node.js server), on any machine. */
+  share?: number;
 }
 
 /** What the seeded data offers to ask for, read from the running service before the runs. */
@@ -41,6 +46,10 @@ export interface BenchData {
   eventSlugs: string[];
   venueId: number;
   categoryIds: number[];
+  /** Up to 100 of each, for the lists drawn from the whole query space (SPEC §10.2). */
+  tagIds: number[];
+  venueIds: number[];
+  organizerIds: number[];
   /** An editor's token, for the scenarios with credentials and the writes. */
   editorToken: string;
 }
@@ -97,6 +106,39 @@ export function variedFeed(n: number, data: Pick<BenchData, 'categoryIds'>, run:
   return `${NAMESPACE}/events/ics?per_page=100&${query}`;
 }
 
+/** The filters of SPEC §10.2's query space, each drawn with a value the seeded calendar has. */
+const FILTERS: ((random: Random, data: AnyQueryData) => string)[] = [
+  (random, data) => `categories=${random.pick(data.categoryIds)}`,
+  (random, data) => `tags=${random.pick(data.tagIds)}`,
+  (random, data) => `venue=${random.pick(data.venueIds)}`,
+  (random, data) => `organizer=${random.pick(data.organizerIds)}`,
+  (random) => `featured=${random.chance(0.5) ? 'true' : 'false'}`,
+  (random) => `search=${random.pick(SEARCH_WORDS)}`,
+  (random) => {
+    const [lat, lng] = random.pick(POINTS);
+    return `geoloc_lat=${lat}&geoloc_lng=${lng}&geoloc_radius=${random.int(5, 100)}`;
+  },
+];
+
+export type AnyQueryData = Pick<BenchData, 'categoryIds' | 'tagIds' | 'venueIds' | 'organizerIds'>;
+
+/**
+ * An event list drawn from the whole query space of SPEC §10.2, the same for the same `seed` and `n`: a window of
+ * 1–90 days from any day of the three years from `firstYear`, `per_page` 5–50, page 1 or (half the time) 2–4, and
+ * none, one or two different filters. A drawn page may lie past the last one (a 404 answer, which the bench counts
+ * apart). `run` keeps the URLs of different runs apart.
+ */
+export function anyQuery(seed: number, n: number, data: AnyQueryData, run: string, firstYear = new Date().getUTCFullYear()): string {
+  const random = new Random((seed ^ Math.imul(n + 1, 0x9e3779b1)) >>> 0);
+  const day = (offset: number) => new Date(Date.UTC(firstYear, 0, 1 + offset)).toISOString().slice(0, 10);
+  const first = random.int(0, 3 * 365 - 1);
+  const query = [`start_date=${day(first)}`, `end_date=${day(first + random.int(1, 90) - 1)}`, `per_page=${random.int(5, 50)}`];
+  if (random.chance(0.5)) query.push(`page=${random.int(2, 4)}`);
+  const filters = [...FILTERS];
+  for (let count = random.int(0, 2); count > 0; count -= 1) query.push(filters.splice(random.int(0, filters.length - 1), 1)[0](random, data));
+  return `${NAMESPACE}/events?${query.join('&')}&bench=${run}-${n}`;
+}
+
 /** A new event for the write part of the mixed scenario. */
 export function newEvent(n: number, run: string): string {
   const day = 1 + (n % 28);
@@ -105,20 +147,24 @@ export function newEvent(n: number, run: string): string {
   return JSON.stringify({ title: `Bench ${run} ${n}`, start_date: `${date} 19:00`, end_date: `${date} 21:00`, categories: [], status: 'publish' });
 }
 
-export function scenarios(data: BenchData, run: string): Scenario[] {
+/**
+ * Every scenario of a run. `seed` draws the lists of SPEC §10.2 (the bench gives a new one each run unless one is
+ * asked for).
+ */
+export function scenarios(data: BenchData, run: string, seed = 1): Scenario[] {
   const get = (path: string, headers?: Record<string, string>): BenchRequest => ({ method: 'GET', path, headers });
   const editor = { authorization: `Bearer ${data.editorToken}` };
   const list = { requestsPerSecond: 2000, p99: 25 };
   const fixed = (name: string, path: string, budget?: Budget): Scenario => ({ name, section: '10', shown: path, budget, next: () => get(path) });
   const firstId = data.eventIds[0];
   return [
-    fixed('Event list (default)', `${NAMESPACE}/events?per_page=10`, list),
+    fixed('Event list (default)', `${NAMESPACE}/events?per_page=10`, { ...list, share: 0.2 }),
     fixed('Event list, date window', `${NAMESPACE}/events?start_date=2027-01-01&end_date=2027-03-31`, list),
     fixed('Event list, category', `${NAMESPACE}/events?categories=${data.categoryIds[0]}`, list),
     fixed('Event list, venue', `${NAMESPACE}/events?venue=${data.venueId}`, list),
     fixed('Event list, search', `${NAMESPACE}/events?search=festival`, list),
     fixed('Event list, geo', `${NAMESPACE}/events?geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=25`, list),
-    fixed('Single event', `${NAMESPACE}/events/${firstId}`, { requestsPerSecond: 4000, p99: 15 }),
+    fixed('Single event', `${NAMESPACE}/events/${firstId}`, { requestsPerSecond: 4000, p99: 15, share: 0.35 }),
     fixed('Venue list', `${NAMESPACE}/venues`),
     fixed('Category list', `${NAMESPACE}/categories`),
     fixed('Event list (default), French', `/fr${NAMESPACE}/events?per_page=10`, list),
@@ -144,7 +190,7 @@ export function scenarios(data: BenchData, run: string): Scenario[] {
       name: 'Single events, never cached',
       section: '10.1',
       shown: '`/events/{id}` over the published events, every URL new',
-      budget: { requestsPerSecond: 1500, p99: 30 },
+      budget: { requestsPerSecond: 1500, p99: 30, share: 0.15 },
       next: (n) => get(`${NAMESPACE}/events/${data.eventIds[(n * 7919) % data.eventIds.length]}?bench=${run}-${n}`),
     },
     {
@@ -188,6 +234,38 @@ export function scenarios(data: BenchData, run: string): Scenario[] {
       budget: { requestsPerSecond: 300, p99: 100 },
       sqlite: true,
       next: (n) => get(variedList(n, data, `${run}s`)),
+    },
+    {
+      name: 'Lists, any query, anonymous',
+      section: '10.2',
+      shown: `a window of 1–90 days from any day of three years, per_page 5–50, page 1–4, none, one or two filters (seed ${seed})`,
+      budget: { share: 0.04, p99: 100 },
+      next: (n) => get(anyQuery(seed, n, data, `${run}q`)),
+    },
+    {
+      name: 'Lists, any query, editor token',
+      section: '10.2',
+      shown: 'the same lists with `Authorization: Bearer <editor>`',
+      budget: { share: 0.03, p99: 100 },
+      next: (n) => get(anyQuery(seed, n, data, `${run}qt`), editor),
+    },
+    {
+      name: 'Mixed, any query: 90 % reads, 10 % creates',
+      section: '10.2',
+      shown: 'the lists of any query; every tenth request an editor creates an event',
+      budget: { share: 0.05, p99: 150 },
+      next: (n) => {
+        if (n % 10 === 9) return { method: 'POST', path: `${NAMESPACE}/events`, headers: { ...editor, 'content-type': 'application/json' }, body: newEvent(n, `${run}q`) };
+        return get(anyQuery(seed, n, data, `${run}qm`));
+      },
+    },
+    {
+      name: 'Lists, any query, SQLite',
+      section: '10.2',
+      shown: 'the lists of any query on the embedded SQLite database',
+      budget: { share: 0.03, p99: 100 },
+      sqlite: true,
+      next: (n) => get(anyQuery(seed, n, data, `${run}qs`)),
     },
   ];
 }

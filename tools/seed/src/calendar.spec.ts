@@ -1,5 +1,5 @@
 import { eventBatch, sizesFor, termRows } from './calendar';
-import { Random } from './random';
+import { Random } from '@calendar/shared/testing';
 
 const context = { authorIds: [1, 2], venueIds: [1, 20] as [number, number], organizerIds: [1, 10] as [number, number], categoryIds: [1, 2, 3], tagIds: [4, 5, 6] };
 

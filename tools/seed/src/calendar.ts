@@ -1,7 +1,7 @@
 import { eventZone, occurrenceStarts } from '@calendar/event';
 import { slugFromText } from '@calendar/i18n';
 import { DateTime } from 'luxon';
-import { Random } from './random';
+import { Random } from '@calendar/shared/testing';
 
 /*
  * The shape of a realistic calendar, generated row by row: plain rows keyed by column, ready for batched inserts.

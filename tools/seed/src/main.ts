@@ -8,7 +8,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { SeedModule } from './seed.module';
 import { eventBatch, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
 import { progressLine } from './progress';
-import { Random } from './random';
+import { Random } from '@calendar/shared/testing';
 
 /*
  * Fills the database of DATABASE_URL with a realistic calendar, through the service's own migrations and

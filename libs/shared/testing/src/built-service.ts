@@ -54,12 +54,14 @@ export interface BuiltService {
 
 /**
  * Starts the built bundle exactly as `npm start` does (same file, same Node.js flags) with `env` added to this
- * process's environment, and waits until `/readyz` answers 200.
+ * process's environment, and waits until `/readyz` answers 200. `main` runs another build of it instead (one kept
+ * inside the workspace, so that it finds the packages it leaves external): a comparison of two builds.
  */
-export async function startBuiltService(env: Record<string, string>, options: { port?: number; captureStdout?: boolean } = {}): Promise<BuiltService> {
-  if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: build it first (npx nx run api:build)`);
+export async function startBuiltService(env: Record<string, string>, options: { port?: number; captureStdout?: boolean; main?: string } = {}): Promise<BuiltService> {
+  const main = options.main ?? BUILT_MAIN;
+  if (!existsSync(main)) throw new Error(`${main} is missing: build it first (npx nx run api:build)`);
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, [...startFlags(), BUILT_MAIN], {
+  const child = spawn(process.execPath, [...startFlags(), main], {
     cwd: WORKSPACE_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', options.captureStdout ? 'pipe' : 'ignore', 'pipe'],

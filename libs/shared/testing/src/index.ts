@@ -2,3 +2,4 @@ export * from './mysql-server';
 export * from './test-database';
 export * from './built-service';
 export * from './showcase';
+export * from './random';

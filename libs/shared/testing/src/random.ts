@@ -1,4 +1,4 @@
-/** A small deterministic generator (mulberry32): the same seed gives the same calendar. */
+/** A small deterministic generator (mulberry32): the same seed gives the same draws (the seeded calendar, the bench's queries). */
 export class Random {
   private state: number;
 
