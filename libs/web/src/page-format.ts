@@ -34,9 +34,9 @@ const timeFormats = new Map<string, Intl.DateTimeFormat>();
  * The time of day an event starts, in its zone (month grid), or null for all-day events: what luxon's
  * `TIME_SIMPLE` gives, through one kept `Intl.DateTimeFormat` instead of a DateTime per event (with Intl's plain
  * space before AM/PM in every zone). A fixed offset (`UTC+5`) is added to the instant, which is then read in UTC
- * (Intl knows the zones of the tz database only).
+ * (Intl knows the zones of the tz database only). `startMs` is the start as an instant, where the caller has it.
  */
-export function eventTime(event: Pick<EventResponse, 'all_day' | 'utc_start_date' | 'timezone'>, locale: string): string | null {
+export function eventTime(event: Pick<EventResponse, 'all_day' | 'utc_start_date' | 'timezone'>, locale: string, startMs?: number): string | null {
   if (event.all_day) return null;
   const zone = eventZone(event.timezone);
   const key = `${locale}|${zone.fixed ? 'UTC' : zone.name}`;
@@ -45,7 +45,7 @@ export function eventTime(event: Pick<EventResponse, 'all_day' | 'utc_start_date
     format = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: 'numeric', timeZone: zone.fixed ? 'UTC' : zone.name });
     if (timeFormats.size < 1_000) timeFormats.set(key, format);
   }
-  const at = parseUtcWallClock(event.utc_start_date).getTime();
+  const at = startMs ?? parseUtcWallClock(event.utc_start_date).getTime();
   return format.format(zone.fixed ? at + zone.zone.offset(at) * 60_000 : at);
 }
 

@@ -5,7 +5,6 @@ import { RequestContext } from '@calendar/i18n';
 import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import { plainText, RecordException } from '@calendar/records';
 import { AppConfig } from '@calendar/shared/config';
-import { parseUtcWallClock } from '@calendar/shared/time';
 import { ApiException, HtmlErrorAnswer, LinkBuilder, TextAnswer } from '@calendar/shared/http';
 import { ListCategoriesQueryDto, ListTagsQueryDto, Taxonomy, TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
@@ -176,10 +175,7 @@ export class PagesService {
     const weeks: object[][] = [];
     for (const day of grid.days) {
       if (day.monday) weeks.push([]);
-      const startsOn = (event: { utc_start_date: string }) => {
-        const start = parseUtcWallClock(event.utc_start_date).getTime();
-        return start >= day.startMs && start < day.endMs;
-      };
+      const startsOn = (event: { startMs: number }) => event.startMs >= day.startMs && event.startMs < day.endMs;
       const { events, more } = placed.get(day.iso) ?? { events: [], more: 0 };
       weeks[weeks.length - 1].push({
         iso: day.iso,
@@ -191,7 +187,7 @@ export class PagesService {
         events: events.map((event) => ({
           url: event.url,
           title: event.title,
-          time: startsOn(event) ? eventTime(event, locale) : null,
+          time: startsOn(event) ? eventTime(event, locale, event.startMs) : null,
         })),
         more: more > 0 ? { count: more, href: this.address(context, context.language, 'events', { day: day.iso }) } : null,
       });
