@@ -6,6 +6,7 @@ import { RecordsModule } from '@calendar/records';
 import { TaxonomyModule } from '@calendar/taxonomy';
 import { VenueModule } from '@calendar/venue';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventTranslationEntity, EventVenueEntity } from './entities/event.entity';
+import { DayCounts } from './count/day-counts';
 import { EventController } from './event.controller';
 import { EventRepository } from './event.repository';
 import { EventService } from './event.service';
@@ -29,7 +30,7 @@ import { SeriesWriter } from './recurrence/series.writer';
     TaxonomyModule,
   ],
   controllers: [EventController, EventFeedController],
-  providers: [EventRepository, EventReader, EventPresenter, EventWriter, EventService, EventFeeds, EventGrid, EventFeedService, SeriesWriter, SeriesHorizon, Clock],
+  providers: [DayCounts, EventRepository, EventReader, EventPresenter, EventWriter, EventService, EventFeeds, EventGrid, EventFeedService, SeriesWriter, SeriesHorizon, Clock],
   exports: [EventService, EventGrid, SeriesHorizon, Clock],
 })
 export class EventModule {}

@@ -5,6 +5,8 @@ import { parseSlots, slotsSubquery, TranslatedLoader } from '@calendar/shared/da
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
+import { DayCountQuery, dayCountQuery, type TalliedEvent } from './count/event-tally';
+import { can } from '@calendar/shared/auth';
 
 /** The most writes a kept total catches up over by counting what they added; beyond, it is counted again. */
 const MAX_CATCH_UP_WRITES = 200;
@@ -25,6 +27,10 @@ export interface EventListFilter {
   search?: SearchTerm[];
   /** Each list: events linked to any of these term ids. */
   termSets?: number[][];
+  /** Beside each of `termSets`, the one term it was asked by (with its descendants), or null. */
+  termKeys?: (number | null)[];
+  /** The window as whole local days (days since 1970-01-01), when it is one: the first and the last. */
+  days?: { first: number; last: number };
   venues?: number[];
   organizers?: number[];
   featured?: boolean;
@@ -165,8 +171,34 @@ export class EventRepository {
     return qb;
   }
 
-  /** The number of matching events and the slots' counts of writes (`DataVersions.slots`), read together in one statement. */
+  /** What the totals per day read for a list (SPEC §10.2), or null when they do not count it. */
+  perDay(filter: EventListFilter): DayCountQuery | null {
+    return dayCountQuery(filter, !filter.caller ? 'public' : can.readOthersPrivate(filter.caller) ? 'editor' : null);
+  }
+
+  /** The list's events per start day of its window, from the totals per day, in the order of the days. */
+  async perDayTotals(query: DayCountQuery): Promise<{ day: number; count: number }[]> {
+    const rows: { day: number; n: number }[] = await this.dataSource.query(
+      `SELECT day, SUM(${query.column}) AS n FROM event_day_counts WHERE filter_key = ? AND day BETWEEN ? AND ? AND day + length <= ? GROUP BY day ORDER BY day`,
+      [query.key, query.first, query.last, query.last],
+    );
+    return rows.map((row) => ({ day: Number(row.day), count: Number(row.n) }));
+  }
+
+  /**
+   * The number of matching events and the slots' counts of writes (`DataVersions.slots`), read together in one
+   * statement: from the totals per day when they count the list (a read of the window's days, SPEC §10.2), else
+   * from the events.
+   */
   async countAtVersion(filter: EventListFilter): Promise<{ count: number; slots: number[] }> {
+    const byDays = this.perDay(filter);
+    if (byDays) {
+      const [row] = await this.dataSource.query(
+        `SELECT COALESCE(SUM(${byDays.column}), 0) AS count, ${slotsSubquery(this.dataSource.options.type)} AS slots FROM event_day_counts WHERE filter_key = ? AND day BETWEEN ? AND ? AND day + length <= ?`,
+        [byDays.key, byDays.first, byDays.last, byDays.last],
+      );
+      return { count: Number(row.count), slots: parseSlots(row.slots) };
+    }
     const row = await this.filtered(filter).select('COUNT(*)', 'count').addSelect(slotsSubquery(this.dataSource.options.type), 'slots').getRawOne();
     return { count: Number(row.count), slots: parseSlots(row.slots) };
   }
@@ -232,19 +264,46 @@ export class EventRepository {
    * a date object per time made this read the costliest part of a month page.
    */
   async spans(filter: EventListFilter, limit: number): Promise<{ id: number; start: number; end: number }[]> {
-    // UTC wall-clock columns: seconds since 1970 by arithmetic, never through a session time zone.
-    const seconds = (column: string) =>
-      this.dataSource.options.type === 'mysql' ? `TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', ${column})` : `CAST(strftime('%s', ${column}) AS INTEGER)`;
     // Read from the listing index alone (it holds the start and the end).
     const rows = await this.filtered(filter)
       .select('e.id', 'id')
-      .addSelect(seconds('e.start_utc'), 'start_s')
-      .addSelect(seconds('e.end_utc'), 'end_s')
+      .addSelect(this.seconds('e.start_utc'), 'start_s')
+      .addSelect(this.seconds('e.end_utc'), 'end_s')
       .orderBy('e.start_utc', 'ASC')
       .addOrderBy('e.id', 'ASC')
       .limit(limit)
       .getRawMany();
     return rows.map((row) => ({ id: Number(row.id), start: Number(row.start_s) * 1000, end: Number(row.end_s) * 1000 }));
+  }
+
+  /** UTC wall-clock columns as seconds since 1970, by arithmetic, never through a session time zone. */
+  private seconds(column: string): string {
+    return this.dataSource.options.type === 'mysql' ? `TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', ${column})` : `CAST(strftime('%s', ${column}) AS INTEGER)`;
+  }
+
+  /** What the per-day list totals read of each event that exists (`TalliedEvent`), inside `manager`'s transaction. */
+  async tallied(manager: EntityManager, ids: readonly number[]): Promise<Map<number, TalliedEvent>> {
+    const found = new Map<number, TalliedEvent>();
+    if (ids.length === 0) return found;
+    const rows: Record<string, unknown>[] = await manager.query(
+      `SELECT id, status, hide_from_listings, featured, ${this.seconds('start_utc')} AS start_s, ${this.seconds('end_utc')} AS end_s FROM events WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      [...ids],
+    );
+    const links = await this.links(rows.map((row) => Number(row['id'])), manager);
+    for (const row of rows) {
+      const id = Number(row['id']);
+      found.set(id, {
+        status: String(row['status']),
+        hidden: Boolean(Number(row['hide_from_listings'])),
+        featured: Boolean(Number(row['featured'])),
+        startMs: Number(row['start_s']) * 1000,
+        endMs: Number(row['end_s']) * 1000,
+        venues: links.venues.get(id) ?? [],
+        organizers: links.organizers.get(id) ?? [],
+        terms: links.terms.get(id) ?? [],
+      });
+    }
+    return found;
   }
 
   /** The revisions of events by id (those that exist). */

@@ -11,3 +11,4 @@ export * from './recurrence/clock';
 export * from './recurrence/series-horizon';
 export * from './recurrence/recurrence-rule';
 export * from './dto/event.dto';
+export * from './count/day-counts';

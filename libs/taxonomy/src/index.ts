@@ -8,3 +8,4 @@ export * from './term.exception';
 export * from './term.repository';
 export * from './term.service';
 export * from './dto/list-terms.dto';
+export * from './dto/write-term.dto';

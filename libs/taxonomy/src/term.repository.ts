@@ -154,6 +154,26 @@ export class TermRepository {
     return [...all];
   }
 
+  /**
+   * The ancestors of each term, nearest first, read inside `manager`'s transaction: a category filter matches the
+   * events of its descendants, so what an event counts for includes its categories' ancestors.
+   */
+  async ancestorsOf(manager: EntityManager, ids: readonly number[]): Promise<(id: number) => number[]> {
+    const parents = new Map<number, number | null>();
+    let pending = [...new Set(ids)];
+    while (pending.length > 0) {
+      const rows: { id: number; parent_id: number | null }[] = await manager.query(`SELECT id, parent_id FROM terms WHERE id IN (${pending.map(() => '?').join(', ')})`, pending);
+      for (const row of rows) parents.set(Number(row.id), row.parent_id ? Number(row.parent_id) : null);
+      for (const id of pending) if (!parents.has(id)) parents.set(id, null);
+      pending = [...new Set(rows.map((row) => (row.parent_id ? Number(row.parent_id) : 0)).filter((id) => id > 0 && !parents.has(id)))];
+    }
+    return (id) => {
+      const found: number[] = [];
+      for (let parent = parents.get(id) ?? null; parent !== null && !found.includes(parent); parent = parents.get(parent) ?? null) found.push(parent);
+      return found;
+    };
+  }
+
   /** Terms of a taxonomy whose slug (any language) or, for writes, name in `language` is one of `texts`. */
   async findByTexts(taxonomy: Taxonomy, texts: string[], language: string | null, manager?: EntityManager): Promise<{ id: number; slug: string; name: string | null; lang: string }[]> {
     if (texts.length === 0) return [];

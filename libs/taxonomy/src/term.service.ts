@@ -135,17 +135,13 @@ export class TermService {
   }
 
   /**
-   * The terms a list filter names by id or slug (any language); for categories with their descendants.
-   * Returns the items that match no term, for the 400.
+   * The terms a list filter names by id or slug (any language), for categories with their descendants (`named`:
+   * the terms named, without them), and the items that name no term, for the 400; kept per version of the terms.
    */
-  /**
-   * The ids a list filter names (ids or slugs; categories with their descendants) and what it names that does not
-   * exist, kept per version of the terms.
-   */
-  resolveFilter(taxonomy: Taxonomy, items: (number | string)[], read: VersionsHolder): Promise<{ ids: number[]; unknown: (number | string)[] }> {
+  resolveFilter(taxonomy: Taxonomy, items: (number | string)[], read: VersionsHolder): Promise<{ ids: number[]; named: number[]; unknown: (number | string)[] }> {
     return this.fragments.value('terms', `filter ${taxonomy} ${JSON.stringify(items)}`, read, async () => {
       const { ids, unknown } = await this.lookUp(taxonomy, items);
-      return { ids: taxonomy === 'category' ? await this.repository.withDescendants(ids) : ids, unknown };
+      return { ids: taxonomy === 'category' ? await this.repository.withDescendants(ids) : ids, named: ids, unknown };
     });
   }
 

@@ -3,6 +3,7 @@ import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { DateTime, Zone } from 'luxon';
 import { ListEventsQueryDto } from '../dto/event.dto';
+import { dayOfDate } from '../count/event-tally';
 import { EventListFilter } from '../event.repository';
 
 const TWO_YEARS = { years: 2 };
@@ -10,7 +11,7 @@ const TWO_YEARS = { years: 2 };
 /** What a list query's ids and slugs name, looked up before the filter is made. */
 export interface ListLookups {
   /** Per taxonomy given, the term ids its items name and the items that name none. */
-  terms: { taxonomy: 'categories' | 'tags'; ids: number[]; unknown: (number | string)[] }[];
+  terms: { taxonomy: 'categories' | 'tags'; ids: number[]; named: number[]; unknown: (number | string)[] }[];
   /** Per place kind given, the ids that name no record. */
   unknownPlaces: { key: 'venue' | 'organizer'; unknown: number[] }[];
   /** Whether `post_parent` names an existing event (when given). */
@@ -45,9 +46,12 @@ export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, 
   const filter: EventListFilter = { language, caller, statuses: query.status, include: query.include, featured: query.featured, geoloc: query.geoloc };
   if (query.search !== undefined) filter.search = searchTerms(query.search);
   filter.termSets = [];
-  for (const { taxonomy, ids, unknown } of lookups.terms) {
+  filter.termKeys = [];
+  for (const { taxonomy, ids, named, unknown } of lookups.terms) {
     if (unknown.length > 0) problems[taxonomy] = `must name existing ${taxonomy} by id or slug; unknown: ${unknown.join(', ')}`;
     filter.termSets.push(ids);
+    // One term named: the events counted under it (its own and its descendants', SPEC §4.4).
+    filter.termKeys.push(named.length === 1 ? named[0] : null);
   }
   for (const { key, unknown } of lookups.unknownPlaces) {
     if (unknown.length > 0) problems[key] = `must list existing ${key} ids; unknown: ${unknown.join(', ')}`;
@@ -67,6 +71,7 @@ export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, 
   const effective: Record<string, unknown> = {};
   if (query.include) return { filter, effective };
   // SPEC §4.4: boundaries are wall-clock times in TIMEZONE; whole days unless strict_dates.
+  const localDate = (value: string) => (parseDateTime(value, { zone, now }) as DateTime).setZone(zone).toISODate() as string;
   const bound = (value: string, edge: 'start' | 'end'): Date => {
     const parsed = (parseDateTime(value, { zone, now }) as DateTime).setZone(zone);
     if (query.strict_dates) return parsed.toJSDate();
@@ -77,6 +82,8 @@ export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, 
   const endDate = query.end_date ?? (relative ? undefined : DateTime.fromJSDate(now).setZone(zone).plus(TWO_YEARS).toFormat(WP_DATE_TIME_FORMAT));
   if (startDate !== undefined) filter.startsAtOrAfter = bound(startDate, 'start');
   if (endDate !== undefined) filter.endsAtOrBefore = bound(endDate, 'end');
+  // Whole days from the first to the last (both given and not strict): what totals per day can count.
+  if (startDate !== undefined && endDate !== undefined && !query.strict_dates) filter.days = { first: dayOfDate(localDate(startDate)), last: dayOfDate(localDate(endDate)) };
   if (query.starts_before !== undefined) filter.startsBefore = bound(query.starts_before, 'end');
   if (query.starts_after !== undefined) filter.startsAfter = bound(query.starts_after, 'end');
   if (query.ends_before !== undefined) filter.endsBefore = bound(query.ends_before, 'end');

@@ -6,12 +6,16 @@ import { assertPageExists, VersionsHolder } from '@calendar/shared/http';
 import { OrganizerService } from '@calendar/organizer';
 import { TermService } from '@calendar/taxonomy';
 import { VenueService } from '@calendar/venue';
+import { DateTime } from 'luxon';
 import { ListEventsQueryDto } from '../dto/event.dto';
 import { EVENT_KIND } from '../dto/event.mapper';
 import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 import { passwordMatches } from '../event-password';
 import { EventHead, EventLinks, EventListFilter, EventRepository } from '../event.repository';
 import { EventListQuery, eventListQuery, ListLookups, needsStartBound } from './event-list-query';
+
+/** Pages that begin at least this many events into their window are found through the totals per day. */
+const SEEK_FROM_OFFSET = 100;
 
 /** The events of one page of a list, with what links to its other pages. */
 export interface EventPage {
@@ -82,9 +86,34 @@ export class EventReader {
     const total = await this.keptTotal(filter, versions);
     assertPageExists('event', query, total);
     const offset = (query.page - 1) * query.per_page;
-    const { heads, links } = await this.events.page(filter, offset, query.per_page, await this.walks(filter, offset + query.per_page, total, versions));
+    // A page far into its window starts reading at the day it begins on (from the totals per day), not at the
+    // window's first event: only that day's earlier events are skipped.
+    const seek = offset >= SEEK_FROM_OFFSET ? await this.seek(filter, offset) : null;
+    const read: EventListFilter = seek ? { ...filter, startsAtOrAfter: seek.from, days: undefined } : filter;
+    const skip = offset - (seek?.before ?? 0);
+    const { heads, links } = await this.events.page(read, skip, query.per_page, await this.walks(filter, skip + query.per_page, total, versions));
     const { translation_language: _language, page: _page, ...filters } = query;
     return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
+  }
+
+  /**
+   * Where a page `offset` events into a whole-day window begins: the start of the day its first event starts on and
+   * how many of the window's events start before that day (from the totals per day); null when the totals per day
+   * do not count the list or the page begins on the window's first day.
+   */
+  private async seek(filter: EventListFilter, offset: number): Promise<{ from: Date; before: number } | null> {
+    const perDay = this.events.perDay(filter);
+    if (!perDay) return null;
+    let before = 0;
+    for (const { day, count } of await this.events.perDayTotals(perDay)) {
+      if (before + count > offset) {
+        if (day === perDay.first) return null;
+        const date = new Date(day * 86_400_000).toISOString().slice(0, 10);
+        return { from: DateTime.fromISO(date, { zone: this.deps.config.timezone.zone }).startOf('day').toJSDate(), before };
+      }
+      before += count;
+    }
+    return null;
   }
 
   /** A list query's filter (SPEC §4.4): its terms, venues, organizers and parent looked up, then `eventListQuery`. */

@@ -17,6 +17,7 @@ import { LinkItem } from '../dto/event-params';
 import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 import { eventZone, isDateProblem, resolveEventDates } from '../event-dates';
 import { hashPassword } from '../event-password';
+import { DayCounts } from '../count/day-counts';
 import { EventRepository } from '../event.repository';
 import { Clock } from '../recurrence/clock';
 import { normalizeRecurrence, occurrenceStarts, RecurrenceError } from '../recurrence/recurrence-rule';
@@ -43,6 +44,7 @@ export class EventWriter implements OnModuleInit {
     private readonly termLinks: TermLinkRegistry,
     private readonly series: SeriesWriter,
     private readonly clock: Clock,
+    private readonly dayCounts: DayCounts,
   ) {
     this.records = new RecordWriter(deps, EVENT_KIND, new RecordRepository(deps.dataSource, EVENT_KIND, []), {
       applyFields: (event, input, isCreate) => this.applyFields(event, input, isCreate),
@@ -70,6 +72,14 @@ export class EventWriter implements OnModuleInit {
       const ids = [...effects.terms];
       await this.termRepository.lockForCount(manager, ids);
       await this.termRepository.setCounts(manager, await this.events.termCounts(manager, ids));
+    });
+    // List totals per day (SPEC §10.2): every event the write changed counts anew; so do the events under a category
+    // that may have moved in the tree, or under a term that is gone.
+    coordinator.register('list totals per day', async (manager, effects) => {
+      const events = effects.changes.filter((change) => change.kind === 'event').map((change) => change.id);
+      const moved = effects.changes.filter((change) => (change.kind === 'category' && change.action === 'updated') || ((change.kind === 'category' || change.kind === 'tag') && change.action === 'deleted'));
+      await this.dayCounts.retallyUnderTerms(manager, moved.map((change) => change.id));
+      await this.dayCounts.retally(manager, events);
     });
     this.termLinks.register({ termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId) });
     this.deps.eventLinks.register({

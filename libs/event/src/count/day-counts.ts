@@ -1,0 +1,123 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '@calendar/shared/config';
+import { TermRepository } from '@calendar/taxonomy';
+import { DataSource, EntityManager } from 'typeorm';
+import { EventRepository } from '../event.repository';
+import { CountDelta, CountDeltas, Tally, tallyOf } from './event-tally';
+
+/** Events per statement when tallies are read and written. */
+const BATCH = 500;
+/** Rows of `event_day_counts` per upsert. */
+const ROWS = 300;
+
+type Row = Record<string, unknown>;
+
+/**
+ * Keeps `event_day_counts` exact (SPEC §10.2): inside every write's transaction, the events it changed are tallied
+ * again — what each counted for (`event_tallies`) is taken back and what it counts for now is added — so that a list
+ * total of whole days is a sum over the window's days. Called with the write's effects (`EventWriter`), and once at
+ * start when the days were counted in another time zone or never.
+ */
+@Injectable()
+export class DayCounts implements OnApplicationBootstrap {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly events: EventRepository,
+    private readonly terms: TermRepository,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.countAllIfStale();
+  }
+
+  /** Brings what the events `ids` count for in line with what they are now (an event that is gone counts for nothing). */
+  async retally(manager: EntityManager, ids: Iterable<number>): Promise<void> {
+    const all = [...new Set(ids)];
+    for (let offset = 0; offset < all.length; offset += BATCH) {
+      const chunk = all.slice(offset, offset + BATCH);
+      const marks = chunk.map(() => '?').join(', ');
+      const before: Row[] = await manager.query(`SELECT event_id, audiences, day, length, filter_keys FROM event_tallies WHERE event_id IN (${marks})`, chunk);
+      const now = await this.events.tallied(manager, chunk);
+      const ancestors = await this.terms.ancestorsOf(manager, [...now.values()].flatMap((event) => event.terms));
+      const deltas = new CountDeltas();
+      for (const row of before) deltas.add(storedTally(row), -1);
+      const tallies = new Map<number, Tally>();
+      for (const [id, event] of now) {
+        const tally = tallyOf(event, this.config.timezone.zone, ancestors);
+        if (tally.audiences !== 0) tallies.set(id, tally);
+        deltas.add(tally, 1);
+      }
+      await this.apply(manager, deltas.changes());
+      if (before.length > 0) await manager.query(`DELETE FROM event_tallies WHERE event_id IN (${before.map(() => '?').join(', ')})`, before.map((row) => Number(row['event_id'])));
+      const rows = [...tallies];
+      for (let start = 0; start < rows.length; start += ROWS) {
+        const part = rows.slice(start, start + ROWS);
+        await manager.query(
+          `INSERT INTO event_tallies (event_id, audiences, day, length, filter_keys) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+          part.flatMap(([id, tally]) => [id, tally.audiences, tally.day, tally.length, `,${tally.keys.join(',')},`]),
+        );
+      }
+    }
+  }
+
+  /**
+   * The events counted under a term (linked to it or to one of its descendants) tallied again: after the term moved
+   * in the tree of categories or was deleted, they count for other ancestors.
+   */
+  async retallyUnderTerms(manager: EntityManager, termIds: readonly number[]): Promise<void> {
+    if (termIds.length === 0) return;
+    const rows: Row[] = await manager.query(`SELECT event_id FROM event_tallies WHERE ${termIds.map(() => 'filter_keys LIKE ?').join(' OR ')}`, termIds.map((id) => `%,k${id},%`));
+    await this.retally(manager, rows.map((row) => Number(row['event_id'])));
+  }
+
+  /**
+   * Counts every event again when the days were counted in another time zone than the service's, or never (the
+   * first start after the tables were made): in one transaction, which a second instance starting at the same time
+   * waits for, and then finds done.
+   */
+  async countAllIfStale(): Promise<boolean> {
+    const zone = this.config.timezone.name;
+    return this.dataSource.transaction(async (manager) => {
+      const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
+      const [state] = await manager.query(`SELECT zone FROM event_tally_state WHERE id = 1${lock}`);
+      if (state?.zone === zone) return false;
+      await manager.query('DELETE FROM event_day_counts');
+      await manager.query('DELETE FROM event_tallies');
+      for (let after = 0; ; ) {
+        const rows: Row[] = await manager.query('SELECT id FROM events WHERE id > ? ORDER BY id LIMIT 2000', [after]);
+        if (rows.length === 0) break;
+        const ids = rows.map((row) => Number(row['id']));
+        await this.retally(manager, ids);
+        after = ids[ids.length - 1];
+      }
+      await manager.query('UPDATE event_tally_state SET zone = ? WHERE id = 1', [zone]);
+      return true;
+    });
+  }
+
+  /** Moves the counts of the rows changed (inserted at their change when new), in the table's key order. */
+  private async apply(manager: EntityManager, changes: CountDelta[]): Promise<void> {
+    const mysql = this.dataSource.options.type === 'mysql';
+    const merge = mysql
+      ? 'ON DUPLICATE KEY UPDATE public_n = public_n + VALUES(public_n), editor_n = editor_n + VALUES(editor_n)'
+      : 'ON CONFLICT (filter_key, day, length) DO UPDATE SET public_n = public_n + excluded.public_n, editor_n = editor_n + excluded.editor_n';
+    for (let start = 0; start < changes.length; start += ROWS) {
+      const part = changes.slice(start, start + ROWS);
+      await manager.query(
+        `INSERT INTO event_day_counts (filter_key, day, length, public_n, editor_n) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${merge}`,
+        part.flatMap((row) => [row.key, row.day, row.length, row.public, row.editor]),
+      );
+    }
+  }
+}
+
+/** A tally as `event_tallies` holds it. */
+function storedTally(row: Row): Tally {
+  return {
+    audiences: Number(row['audiences']),
+    day: Number(row['day']),
+    length: Number(row['length']),
+    keys: String(row['filter_keys']).split(',').filter((key) => key !== ''),
+  };
+}
