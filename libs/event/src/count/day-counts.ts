@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@calendar/shared/config';
+import { GaleraNode } from '@calendar/shared/database';
 import { TermRepository } from '@calendar/taxonomy';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventRepository } from '../event.repository';
@@ -25,6 +26,7 @@ export class DayCounts implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly events: EventRepository,
     private readonly terms: TermRepository,
+    private readonly galera: GaleraNode,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -96,17 +98,23 @@ export class DayCounts implements OnApplicationBootstrap {
     });
   }
 
-  /** Moves the counts of the rows changed (inserted at their change when new), in the table's key order. */
+  /**
+   * Moves the counts of the rows changed (inserted at their change when new), in the table's key order, in the rows
+   * of the write's slot: 0, or on a Galera node the node's own (the cluster numbers its nodes, as for the version
+   * slots), so that concurrent writes through different nodes never change the same row.
+   */
   private async apply(manager: EntityManager, changes: CountDelta[]): Promise<void> {
+    if (changes.length === 0) return;
     const mysql = this.dataSource.options.type === 'mysql';
     const merge = mysql
       ? 'ON DUPLICATE KEY UPDATE public_n = public_n + VALUES(public_n), editor_n = editor_n + VALUES(editor_n)'
-      : 'ON CONFLICT (filter_key, day, length) DO UPDATE SET public_n = public_n + excluded.public_n, editor_n = editor_n + excluded.editor_n';
+      : 'ON CONFLICT (filter_key, day, length, slot) DO UPDATE SET public_n = public_n + excluded.public_n, editor_n = editor_n + excluded.editor_n';
+    const slot = this.galera.on ? Number((await manager.query('SELECT @@auto_increment_offset AS node'))[0].node) - 1 : 0;
     for (let start = 0; start < changes.length; start += ROWS) {
       const part = changes.slice(start, start + ROWS);
       await manager.query(
-        `INSERT INTO event_day_counts (filter_key, day, length, public_n, editor_n) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${merge}`,
-        part.flatMap((row) => [row.key, row.day, row.length, row.public, row.editor]),
+        `INSERT INTO event_day_counts (filter_key, day, length, slot, public_n, editor_n) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')} ${merge}`,
+        part.flatMap((row) => [row.key, row.day, row.length, slot, row.public, row.editor]),
       );
     }
   }
