@@ -158,7 +158,7 @@ export class TermRepository {
    * The ancestors of each term, nearest first, read inside `manager`'s transaction: a category filter matches the
    * events of its descendants, so what an event counts for includes its categories' ancestors.
    */
-  async ancestorsOf(manager: EntityManager, ids: readonly number[]): Promise<(id: number) => number[]> {
+  async ancestors(manager: EntityManager, ids: readonly number[]): Promise<(id: number) => number[]> {
     const parents = new Map<number, number | null>();
     let pending = [...new Set(ids)];
     while (pending.length > 0) {
@@ -206,17 +206,5 @@ export class TermRepository {
   /** Sets the published-event counts of terms, computed by the owner of the event links. */
   async setCounts(manager: EntityManager, counts: Map<number, number>): Promise<void> {
     for (const [id, count] of counts) await manager.getRepository(TermEntity).update({ id }, { eventCount: count });
-  }
-
-  /** The chain of ancestors of a category, nearest first. */
-  async ancestors(manager: EntityManager, id: number): Promise<number[]> {
-    const chain: number[] = [];
-    let current = id;
-    while (current !== 0 && !chain.includes(current)) {
-      chain.push(current);
-      const row = await manager.getRepository(TermEntity).findOne({ select: { id: true, parentId: true }, where: { id: current } });
-      current = row?.parentId ?? 0;
-    }
-    return chain;
   }
 }

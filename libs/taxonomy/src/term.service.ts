@@ -235,7 +235,7 @@ export class TermService {
     if (parent === 0) return 0;
     const exists = (await this.repository.existingIds('category', [parent], manager)).size > 0;
     if (!exists) throw ApiException.invalidParams({ parent: 'must be 0 or the id of an existing category' });
-    if (termId !== 0 && (await this.repository.ancestors(manager, parent)).includes(termId)) {
+    if (termId !== 0 && (parent === termId || (await this.repository.ancestors(manager, [parent]))(parent).includes(termId))) {
       throw ApiException.invalidParams({ parent: 'must not be the category itself or one of its descendants' });
     }
     return parent;

@@ -41,7 +41,7 @@ export class DayCounts implements OnApplicationBootstrap {
       const marks = chunk.map(() => '?').join(', ');
       const before: Row[] = await manager.query(`SELECT event_id, audiences, day, length, filter_keys FROM event_tallies WHERE event_id IN (${marks})`, chunk);
       const now = await this.events.tallied(manager, chunk);
-      const ancestors = await this.terms.ancestorsOf(manager, [...now.values()].flatMap((event) => event.terms));
+      const ancestors = await this.terms.ancestors(manager, [...now.values()].flatMap((event) => event.terms));
       const deltas = new CountDeltas();
       for (const row of before) deltas.add(storedTally(row), -1);
       const tallies = new Map<number, Tally>();

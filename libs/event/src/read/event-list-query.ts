@@ -3,7 +3,7 @@ import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { DateTime, Zone } from 'luxon';
 import { ListEventsQueryDto } from '../dto/event.dto';
-import { dayOfDate } from '../count/event-tally';
+import { localDay } from '../count/event-tally';
 import { EventListFilter } from '../event.repository';
 
 const TWO_YEARS = { years: 2 };
@@ -71,7 +71,6 @@ export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, 
   const effective: Record<string, unknown> = {};
   if (query.include) return { filter, effective };
   // SPEC §4.4: boundaries are wall-clock times in TIMEZONE; whole days unless strict_dates.
-  const localDate = (value: string) => (parseDateTime(value, { zone, now }) as DateTime).setZone(zone).toISODate() as string;
   const bound = (value: string, edge: 'start' | 'end'): Date => {
     const parsed = (parseDateTime(value, { zone, now }) as DateTime).setZone(zone);
     if (query.strict_dates) return parsed.toJSDate();
@@ -83,7 +82,7 @@ export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, 
   if (startDate !== undefined) filter.startsAtOrAfter = bound(startDate, 'start');
   if (endDate !== undefined) filter.endsAtOrBefore = bound(endDate, 'end');
   // Whole days from the first to the last (both given and not strict): what totals per day can count.
-  if (startDate !== undefined && endDate !== undefined && !query.strict_dates) filter.days = { first: dayOfDate(localDate(startDate)), last: dayOfDate(localDate(endDate)) };
+  if (filter.startsAtOrAfter && filter.endsAtOrBefore && !query.strict_dates) filter.days = { first: localDay(filter.startsAtOrAfter.getTime(), zone), last: localDay(filter.endsAtOrBefore.getTime(), zone) };
   if (query.starts_before !== undefined) filter.startsBefore = bound(query.starts_before, 'end');
   if (query.starts_after !== undefined) filter.startsAfter = bound(query.starts_after, 'end');
   if (query.ends_before !== undefined) filter.endsBefore = bound(query.ends_before, 'end');
