@@ -1,25 +1,31 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { NAMESPACE } from './scenarios';
+import { AnyQueryData, NAMESPACE, anyQuery } from './scenarios';
 
 /*
  * `npm run bench:probe -- --query "categories=5" [--duration 6] [--connections 10] [--base http://127.0.0.1:3000]`:
  * drives an already running service with one event-list filter, every request a URL of its own (an ignored
  * `probe=<n>` parameter), and prints req/s and latencies. `--single` instead reads single events in turn (the
  * published ones of the first list page of 100, without a password); `--path "/events/month/2027-05/"` asks any
- * path the same way. For profiling one kind of answer (start the
+ * path the same way; `--any [--seed N] [--token T]` draws lists from SPEC §10.2's query space as `npm run bench` does
+ * (with `Authorization: Bearer T` when a token is given). For profiling one kind of answer (start the
  * service with `RESPONSE_CACHE_MB=0` and `node --cpu-prof`); `npm run bench` remains the reference.
  */
 
-const USAGE = 'npm run bench:probe -- (--query "<event list query>" | --single | --path <path>) [--duration S] [--connections N] [--base URL]';
+const USAGE = 'npm run bench:probe -- (--query "<event list query>" | --single | --path <path> | --any [--seed N] [--token T]) [--duration S] [--connections N] [--base URL]';
+
+async function anyQueryData(base: string): Promise<AnyQueryData> {
+  const ids = async (path: string): Promise<number[]> => ((await (await fetch(`${base}${NAMESPACE}/${path}?per_page=100`)).json()) as Record<string, { id: number }[]>)[path].map((record) => record.id);
+  return { venueIds: await ids('venues'), organizerIds: await ids('organizers'), categoryIds: await ids('categories'), tagIds: await ids('tags') };
+}
 
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { query: { type: 'string' }, single: { type: 'boolean' }, path: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, base: { type: 'string' } },
+    options: { query: { type: 'string' }, single: { type: 'boolean' }, path: { type: 'string' }, any: { type: 'boolean' }, seed: { type: 'string' }, token: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, base: { type: 'string' } },
     strict: true,
   });
-  if ([values.query, values.single, values.path].filter((value) => value !== undefined).length !== 1) throw new Error(USAGE);
+  if ([values.query, values.single, values.path, values.any].filter((value) => value !== undefined).length !== 1) throw new Error(USAGE);
   const base = values.base ?? 'http://127.0.0.1:3000';
   let ids: number[] = [];
   if (values.single) {
@@ -28,6 +34,9 @@ async function main(argv: string[]): Promise<void> {
     ids = list.events.filter((event) => event.description !== '').map((event) => event.id);
     if (ids.length === 0) throw new Error('the service lists no event to read');
   }
+  const anyData = values.any ? await anyQueryData(base) : undefined;
+  const seed = Number(values.seed ?? Math.floor(Math.random() * 2 ** 31));
+  const run = `p${seed}`;
   const duration = Number(values.duration ?? 6);
   const connections = Number(values.connections ?? 10);
   if (!(duration > 0) || !(connections > 0)) throw new Error(`durations and connections are positive numbers\n${USAGE}`);
@@ -40,7 +49,10 @@ async function main(argv: string[]): Promise<void> {
       {
         setupRequest: (request) => {
           const probe = n++;
-          if (values.path) request.path = `${values.path}${values.path.includes('?') ? '&' : '?'}probe=${probe}`;
+          if (anyData) {
+            request.path = anyQuery(seed, probe, anyData, run);
+            if (values.token) request.headers = { ...request.headers, authorization: `Bearer ${values.token}` };
+          } else if (values.path) request.path = `${values.path}${values.path.includes('?') ? '&' : '?'}probe=${probe}`;
           else if (values.single) request.path = `${NAMESPACE}/events/${ids[probe % ids.length]}?probe=${probe}`;
           else request.path = `${NAMESPACE}/events?${values.query ? `${values.query}&` : ''}probe=${probe}`;
           return request;
@@ -48,7 +60,7 @@ async function main(argv: string[]): Promise<void> {
       },
     ],
   });
-  process.stdout.write(`${JSON.stringify({ query: values.path ?? (values.single ? 'single events' : values.query), requestsPerSecond: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx })}\n`);
+  process.stdout.write(`${JSON.stringify({ query: anyData ? `any query, seed ${seed}` : (values.path ?? (values.single ? 'single events' : values.query)), requestsPerSecond: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx })}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {
