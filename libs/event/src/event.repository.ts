@@ -7,6 +7,7 @@ import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
 import { DayCountQuery, dayCountQuery, type TalliedEvent } from './count/event-tally';
 import { can } from '@calendar/shared/auth';
+import { shownSecondBounds, sqlDateTime } from '@calendar/shared/time';
 
 /** The most writes a kept total catches up over by counting what they added; beyond, it is counted again. */
 const MAX_CATCH_UP_WRITES = 200;
@@ -23,6 +24,9 @@ export interface EventListFilter {
   startsAfter?: Date;
   endsBefore?: Date;
   endsAfter?: Date;
+  /** Exclusive bounds on the last modification (SPEC §16.1), exact instants. */
+  modifiedAfter?: Date;
+  modifiedBefore?: Date;
   /** Every term must match the event's presented text in `language` (SPEC §10.1); empty matches nothing. */
   search?: SearchTerm[];
   /** Each list: events linked to any of these term ids. */
@@ -49,10 +53,6 @@ export interface EventLinks {
 
 const EARTH_RADIUS_KM = 6371;
 
-/** Datetime parameters in the form both engines store and compare (UTC). */
-export function sqlDateTime(value: Date): string {
-  return value.toISOString().replace('T', ' ').replace('Z', '');
-}
 
 /** `alias.id` is linked to an event (alias `le`) that meets `condition`. */
 function linkedTo(kind: LinkedKind, alias: string, condition: SqlCondition): SqlCondition {
@@ -127,6 +127,9 @@ export class EventRepository {
       const value = filter[key];
       if (value instanceof Date) qb.andWhere(sql, { [key]: sqlDateTime(value) });
     }
+    const modified = shownSecondBounds(filter.modifiedAfter, filter.modifiedBefore);
+    if (modified.atOrAfter) qb.andWhere('e.modified_at >= :modifiedFrom', { modifiedFrom: sqlDateTime(modified.atOrAfter) });
+    if (modified.before) qb.andWhere('e.modified_at < :modifiedBefore', { modifiedBefore: sqlDateTime(modified.before) });
     // An event that ends by B also starts by B (the end is never before the start): stating it bounds the range
     // the start-ordered listing index is read over, instead of reading it to its end.
     if (filter.endsAtOrBefore) qb.andWhere('e.start_utc <= :startsByEnd', { startsByEnd: sqlDateTime(filter.endsAtOrBefore) });

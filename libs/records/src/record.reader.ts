@@ -1,5 +1,7 @@
 import { RequestContext } from '@calendar/i18n';
 import { searchTerms } from '@calendar/shared/search';
+import { parseDateTime, shownSecondBounds, sqlDateTime } from '@calendar/shared/time';
+import { DateTime } from 'luxon';
 import { DataPart } from '@calendar/shared/database';
 import { ApiException, assertPageExists, ListResult } from '@calendar/shared/http';
 import { ListRecordsQueryDto } from './dto/record.dto';
@@ -46,6 +48,11 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
       filter.conditions?.push(query.has_events ? condition : { sql: `NOT (${condition.sql})`, params: condition.params });
     }
     if (query.only_with_upcoming) filter.conditions?.push(this.deps.eventLinks.upcomingCondition(linked, 'r', caller));
+    // SPEC §16.1: exclusive bounds on the last modification, exact instants in the service time zone.
+    const instant = (value?: string) => (value === undefined ? undefined : (parseDateTime(value, { zone: this.deps.config.timezone.zone, now: new Date() }) as DateTime).toJSDate());
+    const modified = shownSecondBounds(instant(query.modified_after), instant(query.modified_before));
+    if (modified.atOrAfter) filter.conditions?.push({ sql: 'r.modified_at >= :modifiedFrom', params: { modifiedFrom: sqlDateTime(modified.atOrAfter) } });
+    if (modified.before) filter.conditions?.push({ sql: 'r.modified_at < :modifiedBefore', params: { modifiedBefore: sqlDateTime(modified.before) } });
 
     const total = await this.repository.count(filter);
     assertPageExists(this.kind.kind, query, total);

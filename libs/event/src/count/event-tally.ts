@@ -128,6 +128,8 @@ export interface DayCountable {
   startsAfter?: Date;
   endsBefore?: Date;
   endsAfter?: Date;
+  modifiedAfter?: Date;
+  modifiedBefore?: Date;
   termSets?: number[][];
   termKeys?: (number | null)[];
   venues?: number[];
@@ -143,7 +145,7 @@ export interface DayCountable {
  */
 export function dayCountQuery(filter: DayCountable, audience: 'public' | 'editor' | null): DayCountQuery | null {
   if (!audience || !filter.days || filter.days.last < filter.days.first) return null;
-  const unsupported = [filter.include, filter.statuses, filter.search, filter.near, filter.geoloc, filter.postParent, filter.startsBefore, filter.startsAfter, filter.endsBefore, filter.endsAfter];
+  const unsupported = [filter.include, filter.statuses, filter.search, filter.near, filter.geoloc, filter.postParent, filter.startsBefore, filter.startsAfter, filter.endsBefore, filter.endsAfter, filter.modifiedAfter, filter.modifiedBefore];
   if (unsupported.some((value) => value !== undefined)) return null;
   const keys: (string | null)[] = [
     ...(filter.termSets ?? []).map((_ids, index) => {

@@ -131,6 +131,12 @@ export class ListEventsQueryDto extends LocalizedDto {
   @BooleanParam({ default: false, description: 'Use the date parameters at their exact times instead of whole days' })
   strict_dates = false;
 
+  @DateTimeParam({ description: 'Events whose modified_utc is after this date-time (exclusive; without an offset, in the service time zone)' })
+  modified_after?: string;
+
+  @DateTimeParam({ description: 'Events whose modified_utc is before this date-time (exclusive; without an offset, in the service time zone)' })
+  modified_before?: string;
+
   @SearchParam({ description: 'Every word is a word, or the start of one, of the title, excerpt or description in the request language (case and accents ignored; Chinese runs by character pairs)' })
   search?: string;
 

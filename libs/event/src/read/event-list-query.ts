@@ -68,6 +68,11 @@ export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, 
     filter.near = { lat: query.geoloc_lat, lng: query.geoloc_lng, radiusKm: query.geoloc_radius ?? 50 };
   }
 
+  // SPEC §16.1: exact instants (no widening to whole days), also with `include`.
+  const instant = (value: string) => (parseDateTime(value, { zone, now }) as DateTime).toJSDate();
+  if (query.modified_after !== undefined) filter.modifiedAfter = instant(query.modified_after);
+  if (query.modified_before !== undefined) filter.modifiedBefore = instant(query.modified_before);
+
   const effective: Record<string, unknown> = {};
   if (query.include) return { filter, effective };
   // SPEC §4.4: boundaries are wall-clock times in TIMEZONE; whole days unless strict_dates.

@@ -2,12 +2,12 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { firstFreeSlug, likeStartsWith } from '@calendar/i18n';
 import { WriteEffects } from '@calendar/shared/database';
-import { parseUtcWallClock } from '@calendar/shared/time';
+import { parseUtcWallClock, sqlDateTime } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import { EntityManager } from 'typeorm';
 import { EventEntity } from '../entities/event.entity';
 import { eventZone } from '../event-dates';
-import { EventLinks, EventRepository, sqlDateTime } from '../event.repository';
+import { EventLinks, EventRepository } from '../event.repository';
 import { occurrenceStarts } from './recurrence-rule';
 
 /** How far ahead occurrences are written (SPEC §13: two years at least). */

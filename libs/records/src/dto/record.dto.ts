@@ -34,6 +34,12 @@ export class ListRecordsQueryDto extends LocalizedDto {
 
   @StringListParam({ values: STATUSES, description: 'Publication statuses to list' })
   status?: RecordStatus[];
+
+  @DateTimeParam({ description: 'Records whose modified_utc is after this date-time (exclusive; without an offset, in the service time zone)' })
+  modified_after?: string;
+
+  @DateTimeParam({ description: 'Records whose modified_utc is before this date-time (exclusive; without an offset, in the service time zone)' })
+  modified_before?: string;
 }
 
 /** The write fields every record kind shares (SPEC §4.2, §5.2). */

@@ -132,3 +132,20 @@ export function formatWpDateTime(value: DateTime | Date, zone: Zone | string = '
   const dt = value instanceof Date ? DateTime.fromJSDate(value) : value;
   return wpDateTime(dt.setZone(zone));
 }
+
+/** An instant as a datetime parameter in the form both engines store and compare (UTC). */
+export function sqlDateTime(value: Date): string {
+  return value.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/**
+ * Exclusive bounds on a time shown to whole seconds (`modified_utc`, SPEC §16.1), as conditions on the stored
+ * instant, whatever precision an engine keeps: shown after `after` when stored at or after the next whole second,
+ * shown before `before` when stored before `before` rounded up to a whole second.
+ */
+export function shownSecondBounds(after?: Date, before?: Date): { atOrAfter?: Date; before?: Date } {
+  return {
+    atOrAfter: after ? new Date(Math.floor(after.getTime() / 1000) * 1000 + 1000) : undefined,
+    before: before ? new Date(Math.ceil(before.getTime() / 1000) * 1000) : undefined,
+  };
+}
