@@ -1,4 +1,5 @@
-import { startTestApp, TestApp } from './support/test-app';
+import { Clock } from '@calendar/shared/database';
+import { ORIGIN, startTestApp, TestApp } from './support/test-app';
 
 const API = '/wp-json/calendar/events/v1';
 const WINDOW = 'start_date=2030-01-01&end_date=2030-12-31';
@@ -81,6 +82,154 @@ describe('changes (SPEC §16)', () => {
           data: { status: 400, params: { modified_after: expect.any(String), modified_before: expect.any(String) } },
         });
       }
+    });
+  });
+
+  describe('sync of events (§16.2)', () => {
+    type Item = { id: number; removed?: true; title?: string; [key: string]: unknown };
+    /** Every page of one sync, followed through `next_rest_url`: the items in order, the pages and the token. */
+    const sync = async (query: string, token?: string) => {
+      let url: string | undefined = `${API}/events/sync?${query}`;
+      const items: Item[] = [];
+      const pages: number[] = [];
+      for (;;) {
+        const reply = await t.request('GET', url as string, { token });
+        expect(reply.status).toBe(200);
+        expect(Object.keys(reply.body).sort()).toEqual(['events', 'rest_url', reply.body.next_rest_url ? 'next_rest_url' : 'sync_token'].sort());
+        items.push(...reply.body.events);
+        pages.push(reply.body.events.length);
+        if (!reply.body.next_rest_url) return { items, pages, syncToken: reply.body.sync_token as string };
+        expect(reply.body.next_rest_url).toMatch(new RegExp(`^${ORIGIN}${API}/events/sync\\?.*cursor=`));
+        url = reply.body.next_rest_url;
+      }
+    };
+    /** A copy kept by applying syncs, as a client does. */
+    const apply = (copy: Map<number, Item>, items: Item[]) => {
+      for (const item of items) {
+        if (item.removed) copy.delete(item.id);
+        else copy.set(item.id, item);
+      }
+      return copy;
+    };
+    const event = (body: Record<string, unknown>) => post('events', { start_date: '2030-03-01 19:00', end_date: '2030-03-01 21:00', ...body });
+
+    it('gives every event the caller may read, past, hidden and of every status but trash, in pages of the id, then a token', async () => {
+      const ids = [
+        (await event({ title: 'Past', start_date: '2001-01-01 10:00', end_date: '2001-01-01 11:00' })).id,
+        (await event({ title: 'Hidden', hide_from_listings: true })).id,
+        (await event({ title: 'Draft', status: 'draft' })).id,
+        (await event({ title: 'Far', start_date: '2090-01-01 10:00', end_date: '2090-01-01 11:00' })).id,
+        (await event({ title: 'Trashed' })).id,
+        (await event({ title: 'Locked' })).id,
+      ];
+      expect((await t.request('POST', `${API}/events/${ids[5]}`, { token: editor.token, json: { password: 'secret' } })).status).toBe(200);
+      expect((await t.request('DELETE', `${API}/events/${ids[4]}`, { token: editor.token })).status).toBe(200);
+      const anonymous = await sync('per_page=2');
+      expect(anonymous.items.map((item) => item.title)).toEqual(['Past', 'Hidden', 'Far']);
+      expect(anonymous.pages).toEqual([2, 1]);
+      const list = await t.request('GET', `${API}/events?include=${ids[0]}`);
+      expect(anonymous.items[0]).toEqual(list.body.events[0]);
+      const editors = await sync('per_page=3', editor.token);
+      expect(editors.items.map((item) => item.title)).toEqual(['Past', 'Hidden', 'Draft', 'Far', 'Locked']);
+      expect(editors.pages).toEqual([3, 2]);
+      expect((await sync('status=draft', editor.token)).items.map((item) => item.title)).toEqual(['Draft']);
+    });
+
+    it('then gives what changed since the token: current objects, and tombstones for what left the view or the filter', async () => {
+      const rock = (await post('categories', { name: 'Rock' })).id;
+      const hall = (await post('venues', { venue: 'Hall' })).id;
+      const a = (await event({ title: 'A', categories: [rock], venue: hall })).id;
+      const b = (await event({ title: 'B', categories: [rock] })).id;
+      const c = (await event({ title: 'C', categories: [rock] })).id;
+      const d = (await event({ title: 'D', categories: [rock] })).id;
+      const e = (await event({ title: 'E' })).id;
+      const first = await sync(`categories=${rock}`);
+      expect(first.items.map((item) => item.id)).toEqual([a, b, c, d]);
+      const copy = apply(new Map(), first.items);
+
+      // No change: nothing, and a token that works again.
+      const quiet = await sync(`categories=${rock}`, undefined);
+      const none = await t.request('GET', `${API}/events/sync?categories=${rock}&sync_token=${encodeURIComponent(first.syncToken)}`);
+      expect(none.status).toBe(200);
+      expect(none.body).toEqual({ events: [], rest_url: expect.stringContaining('/events/sync?'), sync_token: expect.any(String) });
+      expect(quiet.items.length).toBe(4);
+
+      const update = (id: number, body: Record<string, unknown>) => t.request('POST', `${API}/events/${id}`, { token: editor.token, json: body });
+      expect((await update(a, { title: 'A2' })).status).toBe(200);
+      expect((await update(b, { status: 'draft' })).status).toBe(200);
+      expect((await update(c, { categories: [] })).status).toBe(200);
+      expect((await update(d, { password: 'pw' })).status).toBe(200);
+      expect((await update(e, { categories: [rock] })).status).toBe(200);
+      expect((await t.request('POST', `${API}/venues/${hall}`, { token: editor.token, json: { venue: 'Great Hall' } })).status).toBe(200);
+      const next = await sync(`categories=${rock}&sync_token=${encodeURIComponent(first.syncToken)}`);
+      const byId = new Map(next.items.map((item) => [item.id, item]));
+      expect(next.items.length).toBe(byId.size);
+      expect([...byId.keys()].sort((x, y) => x - y)).toEqual([a, b, c, d, e]);
+      expect(byId.get(a)).toMatchObject({ title: 'A2', venue: { venue: 'Great Hall' } });
+      expect([b, c, d].map((id) => byId.get(id))).toEqual([b, c, d].map((id) => ({ id, removed: true })));
+      expect(byId.get(e)).toMatchObject({ title: 'E' });
+      apply(copy, next.items);
+      const fresh = await sync(`categories=${rock}`);
+      expect([...copy.values()].sort((x, y) => x.id - y.id)).toEqual(fresh.items);
+
+      // The category deleted: its events leave the filter (the filter itself is gone: 400 unknown category).
+      const tag = (await post('tags', { name: 'Loud' })).id;
+      expect((await update(a, { tags: [tag] })).status).toBe(200);
+      const before = await sync('');
+      expect((await t.request('DELETE', `${API}/tags/${tag}`, { token: editor.token })).status).toBe(200);
+      const after = await sync(`sync_token=${encodeURIComponent(before.syncToken)}`);
+      expect(after.items.map((item) => item.id)).toEqual([a]);
+      expect(after.items[0]).toMatchObject({ tags: [] });
+    });
+
+    it('binds the token to its filter, language and caller, and expires it after the retention', async () => {
+      await event({ title: 'A' });
+      const { syncToken } = await sync('featured=true');
+      const use = (query: string, token?: string) => t.request('GET', `${API}/events/sync?${query}&sync_token=${encodeURIComponent(syncToken)}`, { token });
+      const refused = (why: string) => ({
+        code: 'invalid-sync-token',
+        message: `The sync token cannot be used: ${why}. Start again with a full sync (no sync_token).`,
+        data: { status: 400, params: { sync_token: why } },
+      });
+      expect((await use('featured=true')).status).toBe(200);
+      expect(await use('featured=false')).toMatchObject({ status: 400, body: refused('the token belongs to another filter or language') });
+      expect(await use('featured=true&translation_language=fr')).toMatchObject({ status: 400, body: refused('the token belongs to another filter or language') });
+      expect(await use('featured=true', editor.token)).toMatchObject({ status: 400, body: refused('the token belongs to another caller') });
+      const garbled = await t.request('GET', `${API}/events/sync?featured=true&sync_token=${encodeURIComponent(syncToken.slice(0, -2))}xx`);
+      expect(garbled).toMatchObject({ status: 400, body: refused('it is malformed') });
+      const venues = await t.request('GET', `${API}/venues/sync?sync_token=${encodeURIComponent(syncToken)}`);
+      expect(venues).toMatchObject({ status: 400, body: refused('the token belongs to another kind of record') });
+
+      const clock = t.get(Clock);
+      const now = clock.now;
+      try {
+        clock.now = () => new Date(Date.now() + 31 * 86_400_000);
+        const expired = await use('featured=true');
+        expect({ status: expired.status, body: expired.body }).toEqual({
+          status: 410,
+          body: { code: 'sync-token-expired', message: 'The sync token is older than the change log reaches. Drop the copy and run a full sync (no sync_token).', data: { status: 410 } },
+        });
+      } finally {
+        clock.now = now;
+      }
+    });
+
+    it('refuses the parameters of lists it does not take, naming them', async () => {
+      const reply = await t.request('GET', `${API}/events/sync?start_date=2030-01-01&search=x&page=2&geoloc_lat=1&orderby=date`);
+      expect(reply.status).toBe(400);
+      const allowed = 'is not a filter of a sync; a sync takes per_page, sync_token, cursor, translation_language, categories, tags, venue, organizer, featured, post_parent, status';
+      expect(reply.body).toEqual({
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): start_date, search, page, orderby, geoloc_lat',
+        data: { status: 400, params: { start_date: allowed, search: allowed, page: allowed, orderby: allowed, geoloc_lat: allowed } },
+      });
+      const trash = await t.request('GET', `${API}/events/sync?status=publish,trash`, { token: editor.token });
+      expect(trash.body).toEqual({
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): status',
+        data: { status: 400, params: { status: 'must not include trash: a sync never shows the trash (a trashed event is a tombstone)' } },
+      });
+      expect((await t.request('GET', `${API}/events/sync?per_page=1001`)).status).toBe(400);
     });
   });
 });

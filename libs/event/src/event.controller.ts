@@ -1,11 +1,11 @@
 import { Idempotent } from '@calendar/shared/database';
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RequiresLogin } from '@calendar/shared/auth';
 import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
-import type { FastifyReply } from 'fastify';
-import { CreateEventDto, EventItemDto, EventSlugItemDto, ListEventsQueryDto, UpdateEventByIdDto, UpdateEventDto } from './dto/event.dto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CreateEventDto, EventItemDto, EventSlugItemDto, ListEventsQueryDto, SyncEventsQueryDto, UpdateEventByIdDto, UpdateEventDto } from './dto/event.dto';
 import { EventResponse } from './dto/event.mapper';
 import { EventService } from './event.service';
 
@@ -22,6 +22,12 @@ export class EventController {
   @ApiAnswers(EventResponse, { list: 'events', errors: [404] })
   list(@Query() query: ListEventsQueryDto, @Context() context: RequestContext) {
     return this.events.listEvents(query, context);
+  }
+
+  @Get('sync')
+  @ApiAnswers(EventResponse, { sync: 'events', errors: [410], description: 'A page of a sync of events: current objects and tombstones (SPEC §16.2)' })
+  sync(@Query() query: SyncEventsQueryDto, @Req() request: FastifyRequest, @Context() context: RequestContext) {
+    return this.events.sync(query, request.query as Record<string, unknown>, context);
   }
 
   @Post()

@@ -14,10 +14,10 @@ import { EventFeeds } from './read/event-feeds';
 import { EventGrid } from './read/event-grid';
 import { EventPresenter } from './read/event.presenter';
 import { EventReader } from './read/event.reader';
+import { EventSync } from './read/event-sync';
 import { EventWriter } from './write/event.writer';
 import { EventFeedController } from './ics/event-feed.controller';
 import { EventFeedService } from './ics/event-feed.service';
-import { Clock } from './recurrence/clock';
 import { SeriesHorizon } from './recurrence/series-horizon';
 import { SeriesWriter } from './recurrence/series.writer';
 
@@ -30,7 +30,7 @@ import { SeriesWriter } from './recurrence/series.writer';
     TaxonomyModule,
   ],
   controllers: [EventController, EventFeedController],
-  providers: [DayCounts, EventRepository, EventReader, EventPresenter, EventWriter, EventService, EventFeeds, EventGrid, EventFeedService, SeriesWriter, SeriesHorizon, Clock],
-  exports: [EventService, EventGrid, SeriesHorizon, Clock],
+  providers: [DayCounts, EventRepository, EventReader, EventSync, EventPresenter, EventWriter, EventService, EventFeeds, EventGrid, EventFeedService, SeriesWriter, SeriesHorizon],
+  exports: [EventService, EventGrid, SeriesHorizon],
 })
 export class EventModule {}

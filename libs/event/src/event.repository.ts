@@ -43,6 +43,8 @@ export interface EventListFilter {
   startsAtOrAfterBound?: Date;
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
+  /** Events hidden from listings too (a sync shows every event the caller may read, SPEC §16.2). */
+  withHidden?: boolean;
 }
 
 export interface EventLinks {
@@ -112,7 +114,7 @@ export class EventRepository {
     applyVisibility(qb, 'e', filter.caller, filter.statuses);
     if (filter.include) {
       qb.andWhere('e.id IN (:...include)', { include: filter.include });
-    } else {
+    } else if (!filter.withHidden) {
       qb.andWhere('e.hide_from_listings = :hidden', { hidden: false });
     }
     const bounds: [keyof EventListFilter, string][] = [
@@ -322,6 +324,42 @@ export class EventRepository {
     const found = await this.heads(`events r WHERE r.id IN (${ids.map(() => '?').join(', ')})`, ids);
     const byId = new Map(found.heads.map((head) => [head.id, head]));
     return { heads: ids.flatMap((id) => byId.get(id) ?? []), links: found.links };
+  }
+
+  /**
+   * A page of a full sync (SPEC §16.2): the heads and links of the events matching `filter` after `afterId`, in id
+   * order (the primary key), `limit` at most.
+   */
+  async syncPage(filter: EventListFilter, afterId: number, limit: number): Promise<{ heads: EventHead[]; links: EventLinks }> {
+    const [sql, params] = this.filtered(filter).select('e.id', 'id').andWhere('e.id > :afterId', { afterId }).orderBy('e.id', 'ASC').limit(limit).getQueryAndParameters();
+    return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.id`, params);
+  }
+
+  /**
+   * The events changed between two positions of the change log (SPEC §16.2), as (position, event id) pairs after
+   * (`afterSeq`, `afterId`) in that order: the events written, and those that embed a venue, organizer or term
+   * written (a name, a count, the trash), each pair once.
+   */
+  async syncChanged(from: number, to: number, afterSeq: number, afterId: number, limit: number): Promise<{ seq: number; id: number }[]> {
+    const range = (id: string) => `c.seq > ? AND c.seq <= ? AND (c.seq > ? OR (c.seq = ? AND ${id} > ?))`;
+    const params = [from, to, afterSeq, afterSeq, afterId];
+    const rows: { seq: number; id: number }[] = await this.dataSource.query(
+      [
+        `SELECT c.seq AS seq, c.record_id AS id FROM changes c WHERE c.kind = 'event' AND ${range('c.record_id')}`,
+        `SELECT c.seq AS seq, l.event_id AS id FROM changes c INNER JOIN event_venues l ON l.venue_id = c.record_id WHERE c.kind = 'venue' AND ${range('l.event_id')}`,
+        `SELECT c.seq AS seq, l.event_id AS id FROM changes c INNER JOIN event_organizers l ON l.organizer_id = c.record_id WHERE c.kind = 'organizer' AND ${range('l.event_id')}`,
+        `SELECT c.seq AS seq, l.event_id AS id FROM changes c INNER JOIN event_terms l ON l.term_id = c.record_id WHERE c.kind IN ('category', 'tag') AND ${range('l.event_id')}`,
+      ].join(' UNION ') + ' ORDER BY seq, id LIMIT ?',
+      [...params, ...params, ...params, ...params, limit],
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), id: Number(row.id) }));
+  }
+
+  /** The heads and links of the events of `ids` that match `filter`, in id order. */
+  async matching(filter: EventListFilter, ids: number[]): Promise<{ heads: EventHead[]; links: EventLinks }> {
+    if (ids.length === 0) return { heads: [], links: { venues: new Map(), organizers: new Map(), terms: new Map() } };
+    const [sql, params] = this.filtered({ ...filter, include: ids }).select('e.id', 'id').getQueryAndParameters();
+    return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.id`, params);
   }
 
   /** One event's head and links, or null. */

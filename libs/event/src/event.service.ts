@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { RecordException, RecordTarget } from '@calendar/records';
 import { JsonText, LinkBuilder, ListResult } from '@calendar/shared/http';
-import { ListEventsQueryDto, UpdateEventByIdDto } from './dto/event.dto';
+import { ListEventsQueryDto, SyncEventsQueryDto, UpdateEventByIdDto } from './dto/event.dto';
 import { EventResponse, EVENT_KIND } from './dto/event.mapper';
 import { EventPresenter } from './read/event.presenter';
 import { EventReader } from './read/event.reader';
+import { EventSync } from './read/event-sync';
 import { EventWriter } from './write/event.writer';
 
 /** An event page as a visitor sees it: whole, or reduced to its title and dates when protected (SPEC §4.7, §14). */
@@ -26,7 +27,13 @@ export class EventService {
     private readonly presenter: EventPresenter,
     private readonly writer: EventWriter,
     private readonly links: LinkBuilder,
+    private readonly syncs: EventSync,
   ) {}
+
+  /** A page of a sync (SPEC §16.2), as its JSON answer; `raw` is the query as sent, for the parameters a sync refuses. */
+  sync(query: SyncEventsQueryDto, raw: Record<string, unknown>, scope: RequestContext): Promise<JsonText> {
+    return this.syncs.page(query, raw, scope);
+  }
 
   /** A single read (SPEC §4.3, §4.7), as the JSON answer. */
   async getEvent(target: RecordTarget, scope: RequestContext, password?: string): Promise<JsonText<EventResponse>> {

@@ -143,11 +143,12 @@ export class TermRepository {
   }
 
   /** The ids and every descendant of the given categories (SPEC §4.4: a category matches its descendants). */
-  async withDescendants(ids: number[]): Promise<number[]> {
+  async withDescendants(ids: number[], manager?: EntityManager): Promise<number[]> {
     const all = new Set(ids);
     let frontier = ids;
+    const terms = manager ? manager.getRepository(TermEntity) : this.terms;
     while (frontier.length > 0) {
-      const children = await this.terms.find({ select: { id: true }, where: { taxonomy: 'category', parentId: In(frontier) } });
+      const children = await terms.find({ select: { id: true }, where: { taxonomy: 'category', parentId: In(frontier) } });
       frontier = children.map((child) => child.id).filter((id) => !all.has(id));
       frontier.forEach((id) => all.add(id));
     }
@@ -203,8 +204,13 @@ export class TermRepository {
     await manager.query(`SELECT id FROM terms WHERE id IN (${sorted.map(() => '?').join(', ')}) ORDER BY id FOR UPDATE`, sorted);
   }
 
-  /** Sets the published-event counts of terms, computed by the owner of the event links. */
-  async setCounts(manager: EntityManager, counts: Map<number, number>): Promise<void> {
-    for (const [id, count] of counts) await manager.getRepository(TermEntity).update({ id }, { eventCount: count });
+  /** Sets the published-event counts of terms, computed by the owner of the event links; answers the terms whose count moved. */
+  async setCounts(manager: EntityManager, counts: Map<number, number>): Promise<number[]> {
+    if (counts.size === 0) return [];
+    const ids = [...counts.keys()];
+    const rows: { id: number; event_count: number }[] = await manager.query(`SELECT id, event_count FROM terms WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const moved = rows.filter((row) => Number(row.event_count) !== counts.get(Number(row.id))).map((row) => Number(row.id));
+    for (const id of moved) await manager.getRepository(TermEntity).update({ id }, { eventCount: counts.get(id) as number });
+    return moved;
   }
 }

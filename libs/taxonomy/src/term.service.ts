@@ -113,7 +113,10 @@ export class TermService {
         await this.applyTexts(manager, term, translation, input, input.name ?? fallbackName);
       }
       await manager.getRepository(TermEntity).update({ id }, changes);
-      WriteEffects.of(manager).record(taxonomy, id, 'updated');
+      const effects = WriteEffects.of(manager).record(taxonomy, id, 'updated');
+      // A category moved in the tree moves its descendants with it: the events under them leave or join the syncs
+      // filtered by its old and new ancestors (SPEC §16.2).
+      if (changes.parentId !== undefined) effects.touch('category', (await this.repository.withDescendants([id], manager)).filter((other) => other !== id));
     }, taxonomy);
     return this.get(taxonomy, id, context);
   }
@@ -124,7 +127,12 @@ export class TermService {
     this.assertMayManage(context);
     const response = this.present(term, context);
     await this.write(async (manager) => {
+      const effects = WriteEffects.of(manager);
+      // The events that carried the term change (SPEC §16.2), and so do the children that move up.
+      effects.touch('event', await this.termLinks.eventIdsForTerm(manager, id));
       if (taxonomy === 'category') {
+        const children = await manager.getRepository(TermEntity).find({ select: { id: true }, where: { taxonomy: 'category', parentId: id } });
+        effects.touch('category', children.map((child) => child.id));
         await manager.getRepository(TermEntity).update({ taxonomy: 'category', parentId: id }, { parentId: term.parentId });
       }
       await manager.getRepository(TermTranslationEntity).delete({ termId: id });

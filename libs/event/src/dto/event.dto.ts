@@ -11,6 +11,7 @@ import {
   StringListParam,
   SearchParam,
   StringParam,
+  SyncQueryDto,
   TimeZoneParam,
   UrlParam,
 } from '@calendar/shared/http';
@@ -184,4 +185,28 @@ export class ListEventsQueryDto extends LocalizedDto {
 export class ListEventsFeedQueryDto extends OmitType(ListEventsQueryDto, ['per_page'] as const) {
   @IntegerParam({ min: 1, max: 1000, default: 100, description: 'Events per page of the feed' })
   per_page = 100;
+}
+
+/** `GET /events/sync` (SPEC §16.2): the filters a sync of events takes. */
+export class SyncEventsQueryDto extends SyncQueryDto {
+  @TermListParam({ description: 'Events with any of these categories (ids or slugs); descendants included' })
+  categories?: (number | string)[];
+
+  @TermListParam({ description: 'Events with any of these tags (ids or slugs)' })
+  tags?: (number | string)[];
+
+  @IntegerListParam({ description: 'Events at any of these venue ids' })
+  venue?: number[];
+
+  @IntegerListParam({ description: 'Events with any of these organizer ids' })
+  organizer?: number[];
+
+  @BooleanParam({ description: 'true: only featured events; false: only the others' })
+  featured?: boolean;
+
+  @IntegerParam({ description: 'Children of this event id' })
+  post_parent?: number;
+
+  @StringListParam({ values: STATUSES, description: 'Publication statuses to sync (never trash); by default every status the caller may read but trash' })
+  status?: RecordStatus[];
 }

@@ -71,7 +71,9 @@ export class EventWriter implements OnModuleInit {
       effects.movePart('terms');
       const ids = [...effects.terms];
       await this.termRepository.lockForCount(manager, ids);
-      await this.termRepository.setCounts(manager, await this.events.termCounts(manager, ids));
+      // A term whose count moved shows differently, and so do the events that embed it (SPEC §16.2).
+      const moved = await this.termRepository.setCounts(manager, await this.events.termCounts(manager, ids));
+      for (const id of moved) effects.touchedTerms.add(id);
     });
     // List totals per day (SPEC §10.2): every event the write changed counts anew; so do the events under a category
     // that may have moved in the tree, or under a term that is gone.
@@ -81,7 +83,10 @@ export class EventWriter implements OnModuleInit {
       await this.dayCounts.retallyUnderTerms(manager, moved.map((change) => change.id));
       await this.dayCounts.retally(manager, events);
     });
-    this.termLinks.register({ termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId) });
+    this.termLinks.register({
+      termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId),
+      eventIdsForTerm: async (manager, termId) => (await manager.query('SELECT event_id FROM event_terms WHERE term_id = ?', [termId])).map((row: { event_id: number }) => Number(row.event_id)),
+    });
     this.deps.eventLinks.register({
       idsForEvent: (kind: LinkedKind, eventId: number) => this.events.linkedIds(kind, eventId),
       linkedCondition: (kind: LinkedKind, alias: string) => this.events.linkedCondition(kind, alias),

@@ -39,6 +39,8 @@ export class AppConfig {
    * it is on a Galera node.
    */
   syncWait: 'auto' | number;
+  /** Days a sync token stays usable, and the change log keeps what it names (SPEC §16.2). */
+  syncRetentionDays: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -139,6 +141,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const syncWait = read('DB_SYNC_WAIT', 'auto').toLowerCase();
   config.syncWait = syncWait === 'auto' ? 'auto' : Number(syncWait);
   if (syncWait !== 'auto' && !(/^\d{1,2}$/.test(syncWait) && Number(syncWait) <= 15)) problems['DB_SYNC_WAIT'] = 'must be auto or a whole number from 0 to 15 (wsrep_sync_wait)';
+
+  const retention = read('SYNC_RETENTION_DAYS', '30');
+  config.syncRetentionDays = Number(retention);
+  if (!/^\d+$/.test(retention) || Number(retention) < 1 || Number(retention) > 3650) problems['SYNC_RETENTION_DAYS'] = 'must be a whole number of days from 1 to 3650';
 
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;

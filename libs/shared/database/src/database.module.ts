@@ -5,6 +5,8 @@ import { AppConfig } from '@calendar/shared/config';
 import { CacheModule, CacheRegistry } from '@calendar/shared/cache';
 import { buildDataSourceOptions } from './data-source-options';
 import { CurrentVersion } from '@calendar/shared/http';
+import { ChangeLog } from './change-log';
+import { Clock } from './clock';
 import { CountMemo } from './count-memo';
 import { FragmentCache } from './fragment-cache';
 import { DatabaseDataVersion, DataVersionSource, GlobalVersion } from './data-version';
@@ -77,8 +79,10 @@ export class DatabaseModule {
           inject: [DataVersionSource, AppConfig, CacheRegistry],
           useFactory: (versions: DataVersionSource, config: AppConfig, caches: CacheRegistry) => new FragmentCache(versions, config.fragmentCacheEntries, caches),
         },
+        Clock,
+        ChangeLog,
       ],
-      exports: [GaleraNode, TransactionRunner, DataVersionSource, CurrentVersion, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor],
+      exports: [GaleraNode, TransactionRunner, DataVersionSource, CurrentVersion, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor, Clock, ChangeLog],
     };
   }
 }

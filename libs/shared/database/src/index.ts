@@ -12,3 +12,6 @@ export * from './idempotency';
 export * from './galera';
 export * from './count-memo';
 export * from './fragment-cache';
+export * from './clock';
+export * from './change-log';
+export * from './sync-token';

@@ -79,6 +79,22 @@ export class TransactionRunner {
     }
   }
 
+  /**
+   * Runs a transaction that changes no data the answers show (the change log's positions, its pruning): no
+   * effects are applied and no version moves; run again whole after a deadlock or a lost certification, and queued
+   * with the writes on SQLite.
+   */
+  async runApart<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.begin(work);
+      } catch (error) {
+        if (attempt >= this.attempts || !isDeadlock(error)) throw error;
+        await sleep(Math.random() * Math.min(200, 5 * 2 ** attempt));
+      }
+    }
+  }
+
   private once<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const managers: EntityManager[] = [];
     const write = (manager: EntityManager) => {

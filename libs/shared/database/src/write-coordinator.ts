@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { VERSION_SLOTS } from './data-version';
 import { GaleraNode } from './galera';
+import { logChanges } from './change-log';
 import { markCommitted } from './idempotency';
 import { WriteEffects } from './write-effects';
 
@@ -40,8 +41,9 @@ export function slotFor(node = 1, nodes = 1): number {
 /**
  * Where a write's effects are applied: once its work is done, inside its transaction, in this order:
  * 1. the features' appliers, in the order they registered (search rows, the longest span, term counts);
- * 2. the idempotency key of a create is claimed with the answer's record id;
- * 3. the data versions move on (the global one and those of the parts the write changed), and the write log gets
+ * 2. the change log gets a row per record the write changed (SPEC §16), without a position yet;
+ * 3. the idempotency key of a create is claimed with the answer's record id;
+ * 4. the data versions move on (the global one and those of the parts the write changed), and the write log gets
  *    the write's row(s): the events it only added, or event 0 for any other write.
  */
 export class WriteCoordinator {
@@ -61,6 +63,7 @@ export class WriteCoordinator {
 
   async apply(manager: EntityManager, effects: WriteEffects, result: unknown): Promise<void> {
     for (const { apply } of this.appliers) await apply(manager, effects);
+    await logChanges(manager, effects);
     await markCommitted(manager, result);
     await this.moveVersions(manager, effects);
   }

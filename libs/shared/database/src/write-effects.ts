@@ -35,6 +35,13 @@ export class WriteEffects {
   private readonly search = new Map<SearchedKind, Set<number>>();
   /** The longest start-to-end span (seconds) of an event the write left; 0 when it wrote no event's dates. */
   longestSpan = 0;
+  /**
+   * Records whose answers the write changed without writing them (a term's count, a category's parent gone, the
+   * events a deleted term leaves), by kind: what the change log records besides `changes`, and nothing else reads.
+   */
+  readonly touched = new Map<ChangedKind, Set<number>>();
+  /** Terms whose answers the write changed without writing them, of either taxonomy (their counts). */
+  readonly touchedTerms = new Set<number>();
 
   /** The effects of the write running on `manager` (one run by `TransactionRunner`). */
   static of(manager: EntityManager): WriteEffects {
@@ -77,6 +84,14 @@ export class WriteEffects {
 
   movePart(part: DataPart): this {
     this.parts.add(part);
+    return this;
+  }
+
+  /** Records `ids` of `kind` as changed in answers only (see `touched`). */
+  touch(kind: ChangedKind, ids: Iterable<number>): this {
+    const set = this.touched.get(kind) ?? new Set<number>();
+    for (const id of ids) set.add(id);
+    this.touched.set(kind, set);
     return this;
   }
 

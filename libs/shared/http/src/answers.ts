@@ -36,7 +36,7 @@ export const TRANSLATIONS = { ...mapOf(ref(TranslationSummary)), description: 'T
 
 /** Every `code` of the error envelope (SPEC §3.1), by HTTP status. */
 export const ERROR_CODES: Record<number, string[]> = {
-  400: ['rest_invalid_param', 'rest_missing_callback_param', 'rest_invalid_json', 'rest_bad_request', 'rest_bad_url', 'tickets-not-supported'],
+  400: ['rest_invalid_param', 'rest_missing_callback_param', 'rest_invalid_json', 'rest_bad_request', 'rest_bad_url', 'tickets-not-supported', 'invalid-sync-token'],
   401: ['rest_forbidden', 'rest_invalid_credentials'],
   403: [
     'rest_forbidden',
@@ -61,7 +61,7 @@ export const ERROR_CODES: Record<number, string[]> = {
   ],
   405: ['rest_no_route'],
   409: ['term-exists', 'slug-exists', 'rest_conflict', 'idempotency-key-in-flight'],
-  410: ['event-is-in-trash', 'venue-is-in-trash', 'organizer-is-in-trash'],
+  410: ['event-is-in-trash', 'venue-is-in-trash', 'organizer-is-in-trash', 'sync-token-expired'],
   413: ['rest_request_too_large'],
   414: ['rest_uri_too_long'],
   415: ['rest_unsupported_media_type'],
@@ -111,6 +111,8 @@ export interface AnswerOptions {
   status?: number;
   /** A list answer: the envelope key holding the items (`events`). */
   list?: string;
+  /** A sync answer (SPEC §16.2): the envelope key holding the items and tombstones. */
+  sync?: string;
   /** The error statuses the route can answer besides those every route can (400, 401 for bad credentials, 414, 500, 503). */
   errors?: number[];
   /** A write: its answer carries no ETag and is never a 304. */
@@ -135,6 +137,30 @@ export function listSchema(key: string, model: Type<unknown>): Record<string, un
   };
 }
 
+/** A record that left the caller's view or the sync's filter since the token (SPEC §16.2). */
+export class SyncTombstone {
+  @Field({ ...INTEGER, description: 'The id of the record to drop from the copy' })
+  id: number;
+
+  @Field({ ...BOOLEAN, const: true, description: 'Always true' })
+  removed: true;
+}
+
+/** The body of a sync page: `key` holds current objects of `model` and tombstones. */
+export function syncSchema(key: string, model: Type<unknown>): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      [key]: arrayOf({ oneOf: [ref(model), ref(SyncTombstone)] }),
+      rest_url: URI,
+      next_rest_url: { ...URI, description: 'The next page (an opaque cursor); present until the last page' },
+      sync_token: { ...STRING, description: 'On the last page only: the token to sync from next time' },
+    },
+    required: [key, 'rest_url'],
+    additionalProperties: false,
+  };
+}
+
 /**
  * Declares what a route answers: its success body (the model class its answers are built as, or the list
  * envelope of it), headers, and each error status with the envelope of SPEC §3.1.
@@ -144,12 +170,12 @@ export function ApiAnswers(model: Type<unknown> | { schema: Record<string, unkno
   const read = !options.write;
   const errors = [...new Set([400, 401, ...(options.errors ?? []), 414, 500, 503])].sort((a, b) => a - b);
   const given = 'schema' in model ? model : null;
-  const schema = given ? given.schema : options.list ? listSchema(options.list, model as Type<unknown>) : ref(model as Type<unknown>);
+  const schema = given ? given.schema : options.list ? listSchema(options.list, model as Type<unknown>) : options.sync ? syncSchema(options.sync, model as Type<unknown>) : ref(model as Type<unknown>);
   return applyDecorators(
-    ...(given ? [ApiExtraModels(ErrorEnvelope)] : [ApiExtraModels(model as Type<unknown>, ErrorEnvelope)]),
+    ...(given ? [ApiExtraModels(ErrorEnvelope)] : [ApiExtraModels(model as Type<unknown>, ErrorEnvelope, SyncTombstone)]),
     ApiResponse({
       status,
-      description: options.description ?? (options.list ? `A page of ${options.list}` : 'The record'),
+      description: options.description ?? (options.list ? `A page of ${options.list}` : options.sync ? `A page of a sync of ${options.sync}` : 'The record'),
       content: { [given?.type ?? 'application/json']: { schema } },
       headers: { ...(options.list ? PAGING_HEADERS : {}), ...(read ? READ_HEADERS : {}), ...(status === 201 ? CREATED_HEADERS : {}) },
     } as never),

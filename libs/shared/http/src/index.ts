@@ -18,3 +18,4 @@ export * from './discovery';
 export * from './response-cache';
 export * from './json-text';
 export * from './answers';
+export * from './sync';

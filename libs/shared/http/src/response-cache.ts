@@ -101,13 +101,17 @@ export class ResponseCache {
     });
   }
 
-  /** Anonymous GETs only: a request that sends credentials is never answered from the cache. */
+  /**
+   * Anonymous GETs only: a request that sends credentials is never answered from the cache, nor is a sync (SPEC
+   * §16.2: its token says when it was given, and a sync gives the change log's positions).
+   */
   applies(request: FastifyRequest): boolean {
     return (
       this.entries.capacity > 0 &&
       request.method === 'GET' &&
       request.headers.authorization === undefined &&
-      !this.skipped.some((prefix) => request.url.startsWith(prefix))
+      !this.skipped.some((prefix) => request.url.startsWith(prefix)) &&
+      !isSyncPath(request.url)
     );
   }
 
@@ -145,6 +149,12 @@ export interface VersionsHolder {
 }
 
 /** The versions holder of a request, made on first use. */
+/** Whether a URL asks a sync route (`.../events/sync`, SPEC §16.2). */
+export function isSyncPath(url: string): boolean {
+  const query = url.indexOf('?');
+  return (query === -1 ? url : url.slice(0, query)).replace(/\/+$/, '').endsWith('/sync');
+}
+
 export function versionsOf(request: FastifyRequest): VersionsHolder {
   const holder = request as FastifyRequest & { readVersions?: VersionsHolder };
   holder.readVersions ??= {};

@@ -41,8 +41,9 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
 export async function resetDatabase(dataSource: DataSource): Promise<void> {
   await bumpDataVersion(dataSource);
   // The tables of the entities, and those the service writes without one (`version_slots` and `event_span` keep
-  // their rows: they only grow; `event_tally_state` names the zone the emptied day counts are counted in).
-  const tables = [...dataSource.entityMetadatas.map((metadata) => metadata.tableName), 'idempotency_keys', 'event_day_counts', 'event_tallies'];
+  // their rows: they only grow, as does `change_sequence`; `event_tally_state` names the zone the emptied day
+  // counts are counted in).
+  const tables = [...dataSource.entityMetadatas.map((metadata) => metadata.tableName), 'idempotency_keys', 'event_day_counts', 'event_tallies', 'changes'];
   if (dataSource.options.type === 'mysql') {
     await dataSource.transaction(async (manager) => {
       await manager.query('SET FOREIGN_KEY_CHECKS = 0');

@@ -1,0 +1,197 @@
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '@calendar/shared/config';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from './clock';
+import { decodeCursor, decodeToken, encodeCursor, encodeToken, SyncCursor, SyncScope, syncTokenExpired } from './sync-token';
+import { TransactionRunner } from './transaction';
+import { ChangedKind, WriteEffects } from './write-effects';
+
+/** How often each instance gives positions to rows nobody synced yet and drops the rows past the retention. */
+const PRUNE_EVERY_MS = 3_600_000;
+/** Kept beyond the retention, for the clocks of several instances that may differ a little. */
+const PRUNE_MARGIN_MS = 3_600_000;
+/** Rows deleted per statement when pruning, so that no statement holds many locks for long. */
+const PRUNE_BATCH = 5_000;
+
+/**
+ * Writes a write's changes into the change log (SPEC §16.2), inside its transaction, as rows without a position:
+ * every record it created, updated, trashed or deleted, the records whose answers it changed without writing them,
+ * and the terms whose counts it moved (their taxonomy read from the terms).
+ */
+export async function logChanges(manager: EntityManager, effects: WriteEffects): Promise<void> {
+  const rows: [ChangedKind, number][] = effects.changes.map((change) => [change.kind, change.id]);
+  for (const [kind, ids] of effects.touched) for (const id of ids) rows.push([kind, id]);
+  for (let at = 0; at < rows.length; at += 500) {
+    const batch = rows.slice(at, at + 500);
+    await manager.query(`INSERT INTO changes (kind, record_id) VALUES ${batch.map(() => '(?, ?)').join(', ')}`, batch.flat());
+  }
+  const terms = [...effects.touchedTerms];
+  for (let at = 0; at < terms.length; at += 500) {
+    const batch = terms.slice(at, at + 500);
+    await manager.query(`INSERT INTO changes (kind, record_id) SELECT taxonomy, id FROM terms WHERE id IN (${batch.map(() => '?').join(', ')})`, batch);
+  }
+}
+
+/** A record a sync shows: its id and its current object (rendered, or ready to render). */
+export interface SyncItem<T> {
+  id: number;
+  item: T;
+}
+
+/** A record that left the caller's view or the sync's filter (SPEC §16.2). */
+export interface Tombstone {
+  id: number;
+  removed: true;
+}
+
+/** How a sync reads one kind of record, for one caller and filter. */
+export interface SyncSource<T> {
+  /**
+   * The records the caller may read now that match the filter, in id order after `afterId`, reading at most `limit`
+   * rows; with the last id read (null when none) and whether more rows may follow.
+   */
+  full(afterId: number, limit: number): Promise<{ items: SyncItem<T>[]; lastId: number | null; more: boolean }>;
+  /**
+   * The records changed between the positions `from` (excluded) and `to` (included), as (position, id) pairs in
+   * that order after (`afterSeq`, `afterId`), at most `limit`, each pair once.
+   */
+  changed(from: number, to: number, afterSeq: number, afterId: number, limit: number): Promise<{ seq: number; id: number }[]>;
+  /** Of `ids`, the records the caller may read now that match the filter. */
+  current(ids: number[]): Promise<SyncItem<T>[]>;
+}
+
+/** One page of a sync: its items and tombstones, then a cursor to the next page or, on the last, the token. */
+export interface SyncPage<T> {
+  items: (T | Tombstone)[];
+  cursor?: string;
+  token?: string;
+}
+
+/**
+ * The change log's positions and retention. A write's rows get their position after it committed: `sequence` takes
+ * the next number of `change_sequence` and gives it to every committed row without one, in one transaction, so a
+ * position covers only rows every reader that sees it also sees, and a row that commits late gets a later one. Sync
+ * reads the rows between two positions. Rows are dropped once their position is older than the retention
+ * (`SYNC_RETENTION_DAYS`), hourly by each instance; a token that old is answered 410.
+ */
+@Injectable()
+export class ChangeLog implements OnModuleInit, OnModuleDestroy {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.prune().catch(() => undefined), PRUNE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** The retention in milliseconds. */
+  get retentionMs(): number {
+    return this.config.syncRetentionDays * 86_400_000;
+  }
+
+  /**
+   * Gives a position to every committed row without one and answers the newest position: every write committed
+   * before this call (and visible to this instance) is at or before it.
+   */
+  async sequence(): Promise<number> {
+    const pending = await this.dataSource.query('SELECT id FROM changes WHERE seq IS NULL LIMIT 1');
+    if (pending.length === 0) return this.position();
+    return this.transactions.runApart(async (manager) => {
+      await manager.query('UPDATE change_sequence SET seq = seq + 1 WHERE id = 1');
+      const [{ seq }] = await manager.query('SELECT seq FROM change_sequence WHERE id = 1');
+      await manager.query('UPDATE changes SET seq = ?, sequenced_at = ? WHERE seq IS NULL', [Number(seq), this.clock.now().getTime()]);
+      return Number(seq);
+    });
+  }
+
+  /** The newest position given. */
+  async position(): Promise<number> {
+    return (await this.state()).seq;
+  }
+
+  private async state(): Promise<{ seq: number; pruned: number }> {
+    const [row] = await this.dataSource.query('SELECT seq, pruned FROM change_sequence WHERE id = 1');
+    return { seq: Number(row.seq), pruned: Number(row.pruned) };
+  }
+
+  /**
+   * One page of a sync (SPEC §16.2). Without a token or cursor, a full sync from its first page: the newest
+   * position is taken first (after giving positions to what committed), so that every write committed before is
+   * either in the records read or in the next sync; with a token, the changes since its position, up to the newest;
+   * with a cursor, the next page of either. Each changed record is shown as it is now, or as a tombstone when the
+   * caller may no longer read it or it left the filter. The last page carries the token of the position read up to.
+   */
+  async sync<T>(scope: SyncScope, given: { token?: string; cursor?: string }, perPage: number, source: SyncSource<T>): Promise<SyncPage<T>> {
+    const now = this.clock.now().getTime();
+    let cursor: SyncCursor;
+    if (given.cursor !== undefined) {
+      cursor = decodeCursor(given.cursor, scope);
+      await this.assertUsable(cursor.mode === 'full' ? cursor.to : cursor.from, cursor.issuedAt, now);
+    } else if (given.token !== undefined) {
+      const token = decodeToken(given.token, scope);
+      await this.assertUsable(token.seq, token.issuedAt, now);
+      cursor = { ...scope, mode: 'changes', from: token.seq, to: await this.sequence(), afterSeq: 0, afterId: 0, issuedAt: now };
+    } else {
+      cursor = { ...scope, mode: 'full', from: 0, to: await this.sequence(), afterSeq: 0, afterId: 0, issuedAt: now };
+    }
+    const last = (): SyncPage<T>['token'] => encodeToken({ ...scope, seq: cursor.to, issuedAt: now });
+    if (cursor.mode === 'full') {
+      const { items, lastId, more } = await source.full(cursor.afterId, perPage);
+      const page: SyncPage<T> = { items: items.map((entry) => entry.item) };
+      if (more && lastId !== null) page.cursor = encodeCursor({ ...cursor, afterId: lastId });
+      else page.token = last();
+      return page;
+    }
+    const changed = cursor.to > cursor.from ? await source.changed(cursor.from, cursor.to, cursor.afterSeq, cursor.afterId, perPage + 1) : [];
+    const shown = changed.slice(0, perPage);
+    const ids = [...new Set(shown.map((change) => change.id))];
+    const current = new Map((await source.current(ids)).map((entry) => [entry.id, entry.item]));
+    const page: SyncPage<T> = { items: ids.map((id) => (current.has(id) ? (current.get(id) as T) : { id, removed: true })) };
+    if (changed.length > perPage) {
+      const end = shown[shown.length - 1];
+      page.cursor = encodeCursor({ ...cursor, afterSeq: end.seq, afterId: end.id });
+    } else {
+      page.token = last();
+    }
+    return page;
+  }
+
+  /** 410 `sync-token-expired` for a token or cursor older than the retention, or whose changes were dropped. */
+  private async assertUsable(seq: number, issuedAt: number, now: number): Promise<void> {
+    if (now - issuedAt > this.retentionMs) throw syncTokenExpired();
+    const { seq: newest, pruned } = await this.state();
+    if (seq < pruned || seq > newest) throw syncTokenExpired();
+  }
+
+  /** Drops the rows whose position is older than the retention; answers how many. */
+  async prune(): Promise<number> {
+    await this.sequence();
+    const before = this.clock.now().getTime() - this.retentionMs - PRUNE_MARGIN_MS;
+    let dropped = 0;
+    for (;;) {
+      // Oldest positions first (their index, read no further than a batch): positions grow with time.
+      const rows: { id: number; seq: number; at: number }[] = await this.dataSource.query('SELECT id, seq, sequenced_at AS at FROM changes WHERE seq IS NOT NULL ORDER BY seq LIMIT ?', [PRUNE_BATCH]);
+      const old = rows.filter((row) => Number(row.at) < before);
+      if (old.length > 0) {
+        // The rows of a position go together: the mark says every row at or before it may be gone.
+        const mark = Math.max(...old.map((row) => Number(row.seq)));
+        await this.transactions.runApart(async (manager) => {
+          await manager.query(`DELETE FROM changes WHERE id IN (${old.map(() => '?').join(', ')})`, old.map((row) => Number(row.id)));
+          await manager.query('UPDATE change_sequence SET pruned = ? WHERE id = 1 AND pruned < ?', [mark, mark]);
+        });
+      }
+      dropped += old.length;
+      if (old.length < PRUNE_BATCH) return dropped;
+    }
+  }
+}
