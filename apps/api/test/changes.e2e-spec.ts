@@ -232,4 +232,70 @@ describe('changes (SPEC §16)', () => {
       expect((await t.request('GET', `${API}/events/sync?per_page=1001`)).status).toBe(400);
     });
   });
+
+  describe('sync of venues, organizers, categories and tags (§16.2)', () => {
+    /** Every page of one sync of `path`, followed through `next_rest_url`. */
+    const syncOf = async (path: string, query: string, token?: string) => {
+      let url: string | undefined = `${API}/${path}/sync?${query}`;
+      const items: { id: number; removed?: true; [key: string]: unknown }[] = [];
+      for (;;) {
+        const reply = await t.request('GET', url as string, { token });
+        expect(reply.status).toBe(200);
+        items.push(...reply.body[path]);
+        if (!reply.body.next_rest_url) return { items, syncToken: reply.body.sync_token as string };
+        url = reply.body.next_rest_url;
+      }
+    };
+
+    it('gives every record the caller may read, then what changed and tombstones for what left', async () => {
+      const draft = (await post('venues', { venue: 'Draft Hall', status: 'draft' })).id;
+      const halls = [(await post('venues', { venue: 'Hall A' })).id, (await post('venues', { venue: 'Hall B' })).id];
+      const crew = (await post('organizers', { organizer: 'Crew' })).id;
+      const parent = (await post('categories', { name: 'Music' })).id;
+      const child = (await post('categories', { name: 'Rock', parent })).id;
+      const tag = (await post('tags', { name: 'Loud' })).id;
+
+      const venues = await syncOf('venues', 'per_page=1');
+      expect(venues.items.map((venue) => venue.id)).toEqual(halls);
+      const list = await t.request('GET', `${API}/venues?per_page=10`);
+      expect(venues.items).toEqual([...list.body.venues].sort((a: { id: number }, b: { id: number }) => a.id - b.id));
+      expect((await syncOf('venues', '', editor.token)).items.map((venue) => venue.id)).toEqual([draft, ...halls]);
+      const organizers = await syncOf('organizers', '');
+      expect(organizers.items.map((organizer) => organizer.id)).toEqual([crew]);
+      // Every term, empty ones too.
+      const categories = await syncOf('categories', 'per_page=1');
+      expect(categories.items.map((term) => term.id)).toEqual([parent, child]);
+      const tags = await syncOf('tags', '');
+      expect(tags.items.map((term) => term.id)).toEqual([tag]);
+
+      expect((await t.request('DELETE', `${API}/venues/${halls[0]}`, { token: editor.token })).status).toBe(200);
+      expect((await t.request('POST', `${API}/venues/${halls[1]}`, { token: editor.token, json: { city: 'Lyon' } })).status).toBe(200);
+      expect((await t.request('POST', `${API}/organizers/${crew}`, { token: editor.token, json: { status: 'draft' } })).status).toBe(200);
+      expect((await t.request('DELETE', `${API}/categories/${parent}`, { token: editor.token })).status).toBe(200);
+      // A published event in the tag moves its count.
+      await post('events', { title: 'Gig', start_date: '2030-03-01 19:00', end_date: '2030-03-01 21:00', tags: [tag] });
+
+      const venueChanges = await syncOf('venues', `sync_token=${encodeURIComponent(venues.syncToken)}`);
+      expect(venueChanges.items).toEqual([{ id: halls[0], removed: true }, expect.objectContaining({ id: halls[1], city: 'Lyon' })]);
+      expect((await syncOf('organizers', `sync_token=${encodeURIComponent(organizers.syncToken)}`)).items).toEqual([{ id: crew, removed: true }]);
+      // The deleted category is a tombstone; its child moved up to the top level.
+      const categoryChanges = await syncOf('categories', `sync_token=${encodeURIComponent(categories.syncToken)}`);
+      expect(categoryChanges.items.map((term) => term.id).sort((a, b) => a - b)).toEqual([parent, child]);
+      expect(categoryChanges.items.find((term) => term.id === parent)).toEqual({ id: parent, removed: true });
+      expect(categoryChanges.items.find((term) => term.id === child)).toMatchObject({ parent: 0 });
+      expect((await syncOf('tags', `sync_token=${encodeURIComponent(tags.syncToken)}`)).items).toEqual([expect.objectContaining({ id: tag, count: 1 })]);
+    });
+
+    it('refuses list parameters and trash, naming them', async () => {
+      const venues = await t.request('GET', `${API}/venues/sync?search=x&status=trash`, { token: editor.token });
+      expect(venues.status).toBe(400);
+      expect(venues.body.data.params).toEqual({ search: 'is not a filter of a sync; a sync takes per_page, sync_token, cursor, translation_language, status' });
+      const trash = await t.request('GET', `${API}/organizers/sync?status=trash`, { token: editor.token });
+      expect(trash.body.data.params).toEqual({ status: 'must not include trash: a sync never shows the trash (a trashed organizer is a tombstone)' });
+      const tags = await t.request('GET', `${API}/tags/sync?hide_empty=true&orderby=id`);
+      expect(tags.status).toBe(400);
+      const allowed = 'is not a filter of a sync; a sync takes per_page, sync_token, cursor, translation_language';
+      expect(tags.body.data.params).toEqual({ orderby: allowed, hide_empty: allowed });
+    });
+  });
 });

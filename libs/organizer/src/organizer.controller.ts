@@ -1,11 +1,11 @@
 import { Idempotent } from '@calendar/shared/database';
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
-import { RecordItemDto } from '@calendar/records';
+import { RecordItemDto, SyncRecordsQueryDto } from '@calendar/records';
 import { RequiresLogin } from '@calendar/shared/auth';
 import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateOrganizerDto, ListOrganizersQueryDto, UpdateOrganizerDto } from './dto/organizer.dto';
 import { OrganizerResponse } from './dto/organizer.mapper';
 import { OrganizerService } from './organizer.service';
@@ -24,6 +24,12 @@ export class OrganizerController {
   @ApiAnswers(OrganizerResponse, { list: 'organizers', errors: [404], description: 'A page of organizers' })
   list(@Query() query: ListOrganizersQueryDto, @Context() context: RequestContext) {
     return this.organizers.list(query, context);
+  }
+
+  @Get('sync')
+  @ApiAnswers(OrganizerResponse, { sync: 'organizers', errors: [410], description: 'A page of a sync of organizers: current objects and tombstones (SPEC §16.2)' })
+  sync(@Query() query: SyncRecordsQueryDto, @Req() request: FastifyRequest, @Context() context: RequestContext) {
+    return this.organizers.sync(query, request.query as Record<string, unknown>, context);
   }
 
   @Post()

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
-import { ListRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
-import { ListResult } from '@calendar/shared/http';
+import { ListRecordsQueryDto, SyncRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
+import { JsonText, ListResult } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { UpdateOrganizerDto } from './dto/organizer.dto';
 import { mapOrganizer, ORGANIZER_KIND, OrganizerResponse } from './dto/organizer.mapper';
@@ -27,6 +27,10 @@ export class OrganizerService implements RecordResource<OrganizerResponse, Updat
 
   list(query: ListRecordsQueryDto, scope: RequestContext): Promise<ListResult<OrganizerResponse>> {
     return this.reader.list(query, scope);
+  }
+
+  sync(query: SyncRecordsQueryDto, raw: Record<string, unknown>, scope: RequestContext): Promise<JsonText> {
+    return this.reader.sync(query, raw, scope);
   }
 
   get(target: RecordTarget, scope: RequestContext): Promise<OrganizerResponse> {

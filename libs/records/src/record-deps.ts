@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '@calendar/i18n';
 import { UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
-import { CountMemo, FragmentCache, TransactionRunner } from '@calendar/shared/database';
-import { LinkBuilder, ListResult } from '@calendar/shared/http';
+import { ChangeLog, CountMemo, FragmentCache, TransactionRunner } from '@calendar/shared/database';
+import { JsonText, LinkBuilder, ListResult } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
-import type { ListRecordsQueryDto, RecordWriteDto } from './dto/record.dto';
+import type { ListRecordsQueryDto, RecordWriteDto, SyncRecordsQueryDto } from './dto/record.dto';
 import { MediaEntity } from './media/media.entity';
 import { MediaService } from './media/media.service';
 import { EventLinkRegistry } from './record-links';
@@ -23,6 +23,7 @@ export class RecordServiceDeps {
     readonly eventLinks: EventLinkRegistry,
     readonly counts: CountMemo,
     readonly fragments: FragmentCache,
+    readonly changes: ChangeLog,
   ) {}
 }
 
@@ -45,4 +46,6 @@ export interface RecordResource<R, W extends RecordWriteDto = RecordWriteDto> {
   create(input: W, scope: RequestContext): Promise<R>;
   update(target: RecordTarget, input: W, scope: RequestContext): Promise<R>;
   remove(target: RecordTarget, scope: RequestContext): Promise<R>;
+  /** A page of a sync (SPEC §16.2) as its JSON answer; `raw` is the query as sent. */
+  sync(query: SyncRecordsQueryDto, raw: Record<string, unknown>, scope: RequestContext): Promise<JsonText>;
 }

@@ -3,8 +3,9 @@ import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, shownSecondBounds, sqlDateTime } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import { DataPart } from '@calendar/shared/database';
-import { ApiException, assertPageExists, ListResult } from '@calendar/shared/http';
-import { ListRecordsQueryDto } from './dto/record.dto';
+import { ApiException, assertPageExists, JsonText, ListResult, refuseNonSyncParams, syncBody } from '@calendar/shared/http';
+import { filterDigest, SyncSource } from '@calendar/shared/database';
+import { ListRecordsQueryDto, SyncRecordsQueryDto } from './dto/record.dto';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
 import { readAccess } from './record-access';
 import { PresentOptions, RecordServiceDeps, RecordTarget } from './record-deps';
@@ -65,6 +66,40 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
       query,
       (page) => this.deps.links.rest(origin, language, this.kind.path, { ...filters, page }),
     );
+  }
+
+  /**
+   * A page of a sync (SPEC §16.2): every record the caller may read in every status but trash (`status` narrows
+   * it), as lists show them, in pages of the primary key; then, from the token, those changed since and tombstones
+   * for those that left the caller's view.
+   */
+  async sync(query: SyncRecordsQueryDto, raw: Record<string, unknown>, scope: RequestContext): Promise<JsonText> {
+    const path = this.kind.path;
+    refuseNonSyncParams(raw, ['per_page', 'sync_token', 'cursor', 'translation_language', 'status']);
+    const problems: Record<string, string> = {};
+    if (query.status?.includes('trash')) problems['status'] = `must not include trash: a sync never shows the trash (a trashed ${this.kind.kind} is a tombstone)`;
+    else if (query.status && !scope.caller && query.status.some((status) => status !== 'publish')) problems['status'] = 'must be publish for callers who are not logged in';
+    if (query.sync_token !== undefined && query.cursor !== undefined) problems['cursor'] = 'is given alone: it carries the sync_token of the sync it goes on with';
+    if (Object.keys(problems).length > 0) throw ApiException.invalidParams(problems);
+    const filter: RecordListFilter = { language: scope.language, caller: scope.caller, statuses: query.status, conditions: [] };
+    const syncScope = { kind: this.kind.kind, filter: filterDigest(this.kind.kind, { status: query.status, language: scope.language }), caller: scope.caller?.id ?? 0 };
+    const present = async (records: E[]) => {
+      const responses = await this.presentMany(records, scope, false);
+      return records.map((record, index) => ({ id: record.id, item: responses[index] }));
+    };
+    const source: SyncSource<R> = {
+      full: async (afterId, limit) => {
+        const records = await this.repository.syncPage(filter, afterId, limit + 1);
+        const shown = records.slice(0, limit);
+        return { items: await present(shown), lastId: shown.at(-1)?.id ?? null, more: records.length > limit };
+      },
+      changed: (from, to, afterSeq, afterId, limit) => this.deps.changes.changedRecords([this.kind.kind], from, to, afterSeq, afterId, limit),
+      current: async (ids) => present(await this.repository.matching(filter, ids)),
+    };
+    const page = await this.deps.changes.sync(syncScope, { token: query.sync_token, cursor: query.cursor }, query.per_page, source);
+    const address = (extra: Record<string, unknown>) => this.deps.links.rest(scope.origin, scope.language, `${path}/sync`, { status: query.status, per_page: query.per_page, ...extra });
+    const self = address({ sync_token: query.sync_token, cursor: query.cursor });
+    return syncBody(path, page.items as (R & object)[], self, { nextUrl: page.cursor === undefined ? undefined : address({ cursor: page.cursor }), token: page.token });
   }
 
   /** A single read (SPEC §4.3): 404 unknown, 403 when the caller may not see it. */

@@ -135,6 +135,21 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
     return this.loader.loadWhere(`r.id IN (SELECT p.id FROM (${sql}) p)`, params, 'r.published_at DESC, r.id DESC');
   }
 
+  /** A page of a full sync (SPEC §16.2): the records matching `filter` after `afterId`, in id order, with translations. */
+  async syncPage(filter: RecordListFilter, afterId: number, limit: number): Promise<E[]> {
+    const [sql, params] = this.filtered(filter).select('r.id', 'id').andWhere('r.id > :afterId', { afterId }).orderBy('r.id', 'ASC').limit(limit).getQueryAndParameters();
+    return this.loader.loadWhere(`r.id IN (SELECT p.id FROM (${sql}) p)`, params, 'r.id');
+  }
+
+  /** The records of `ids` that match `filter`, in id order, with translations. */
+  async matching(filter: RecordListFilter, ids: number[]): Promise<E[]> {
+    if (ids.length === 0) return [];
+    const [sql, params] = this.filtered({ ...filter, conditions: [...(filter.conditions ?? []), { sql: 'r.id IN (:...matchIds)', params: { matchIds: ids } }] })
+      .select('r.id', 'id')
+      .getQueryAndParameters();
+    return this.loader.loadWhere(`r.id IN (SELECT p.id FROM (${sql}) p)`, params, 'r.id');
+  }
+
   /** The record that owns `slug` in `language`, other than `exceptId`. */
   async slugOwner(manager: EntityManager, language: string, slug: string, exceptId: number): Promise<number | null> {
     const owner = this.kind.ownerColumn;

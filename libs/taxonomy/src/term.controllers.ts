@@ -1,10 +1,10 @@
 import { Idempotent } from '@calendar/shared/database';
-import { Controller, Delete, Get, Param, ParseIntPipe, Patch, Post, Put, Query, Body, HttpCode, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Param, ParseIntPipe, Patch, Post, Put, Query, Body, HttpCode, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RequiresLogin } from '@calendar/shared/auth';
-import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
-import type { FastifyReply } from 'fastify';
+import { ApiAnswers, ID_SEGMENT, NAMESPACE, SyncQueryDto } from '@calendar/shared/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListCategoriesQueryDto, ListTagsQueryDto } from './dto/list-terms.dto';
 import { TermResponse } from './dto/term.mapper';
 import { CreateCategoryDto, CreateTagDto, TermItemDto, UpdateCategoryDto, UpdateTagDto } from './dto/write-term.dto';
@@ -26,6 +26,12 @@ export class CategoriesController {
   @ApiAnswers(TermResponse, { list: 'categories', errors: [404] })
   list(@Query() query: ListCategoriesQueryDto, @Context() context: RequestContext) {
     return this.terms.list('category', query, context);
+  }
+
+  @Get('sync')
+  @ApiAnswers(TermResponse, { sync: 'categories', errors: [410], description: 'A page of a sync of categories: current objects and tombstones (SPEC §16.2)' })
+  sync(@Query() query: SyncQueryDto, @Req() request: FastifyRequest, @Context() context: RequestContext) {
+    return this.terms.sync('category', query, request.query as Record<string, unknown>, context);
   }
 
   @Post()
@@ -87,6 +93,12 @@ export class TagsController {
   @ApiAnswers(TermResponse, { list: 'tags', errors: [404] })
   list(@Query() query: ListTagsQueryDto, @Context() context: RequestContext) {
     return this.terms.list('tag', query, context);
+  }
+
+  @Get('sync')
+  @ApiAnswers(TermResponse, { sync: 'tags', errors: [410], description: 'A page of a sync of tags: current objects and tombstones (SPEC §16.2)' })
+  sync(@Query() query: SyncQueryDto, @Req() request: FastifyRequest, @Context() context: RequestContext) {
+    return this.terms.sync('tag', query, request.query as Record<string, unknown>, context);
   }
 
   @Post()

@@ -18,6 +18,8 @@ export interface TermFilter {
   ids?: number[];
   parent?: number;
   slug?: string;
+  /** Only terms after this id (a sync's page, SPEC §16.2). */
+  afterId?: number;
   hideEmpty: boolean;
   orderBy: TermOrderBy;
   order: 'asc' | 'desc';
@@ -49,6 +51,7 @@ export class TermRepository {
     if (filter.include) qb.andWhere('t.id IN (:...include)', { include: filter.include });
     if (filter.exclude) qb.andWhere('t.id NOT IN (:...exclude)', { exclude: filter.exclude });
     if (filter.ids) qb.andWhere(filter.ids.length > 0 ? 't.id IN (:...ids)' : '1 = 0', { ids: filter.ids });
+    if (filter.afterId !== undefined) qb.andWhere('t.id > :afterId', { afterId: filter.afterId });
     if (filter.parent !== undefined) qb.andWhere('t.parent_id = :parent', { parent: filter.parent });
     if (filter.slug !== undefined) {
       qb.andWhere('EXISTS (SELECT 1 FROM term_translations s WHERE s.term_id = t.id AND s.slug = :slug)', { slug: filter.slug });

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { FragmentCache, TransactionRunner, WriteEffects } from '@calendar/shared/database';
-import { ApiException, assertPageExists, isUniqueViolation, LinkBuilder, ListResult, VersionsHolder } from '@calendar/shared/http';
+import { ChangeLog, filterDigest, FragmentCache, SyncSource, TransactionRunner, WriteEffects } from '@calendar/shared/database';
+import { ApiException, assertPageExists, isUniqueViolation, JsonText, LinkBuilder, ListResult, refuseNonSyncParams, syncBody, SyncQueryDto, VersionsHolder } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
 import { mapTerm, TermResponse } from './dto/term.mapper';
@@ -24,7 +24,37 @@ export class TermService {
     private readonly i18n: I18nService,
     private readonly termLinks: TermLinkRegistry,
     private readonly fragments: FragmentCache,
+    private readonly changes: ChangeLog,
   ) {}
+
+  /**
+   * A page of a sync of one taxonomy (SPEC §16.2): every term, as lists show it (empty ones too), in pages of the
+   * primary key; then, from the token, the terms changed since (a name, a parent, a count) and tombstones for the
+   * deleted ones.
+   */
+  async sync(taxonomy: Taxonomy, query: SyncQueryDto, raw: Record<string, unknown>, context: RequestContext): Promise<JsonText> {
+    refuseNonSyncParams(raw, ['per_page', 'sync_token', 'cursor', 'translation_language'], ['exclude', 'hide_empty', 'post', 'event', 'slug', 'parent']);
+    if (query.sync_token !== undefined && query.cursor !== undefined) throw ApiException.invalidParams({ cursor: 'is given alone: it carries the sync_token of the sync it goes on with' });
+    const base: TermFilter = { taxonomy, language: context.language, hideEmpty: false, orderBy: 'id', order: 'asc' };
+    const present = (terms: TermEntity[]) => terms.map((term) => ({ id: term.id, item: this.present(term, context) }));
+    const source: SyncSource<TermResponse> = {
+      full: async (afterId, limit) => {
+        const terms = await this.repository.page({ ...base, afterId }, 0, limit + 1);
+        const shown = terms.slice(0, limit);
+        return { items: present(shown), lastId: shown.at(-1)?.id ?? null, more: terms.length > limit };
+      },
+      changed: (from, to, afterSeq, afterId, limit) => this.changes.changedRecords([taxonomy], from, to, afterSeq, afterId, limit),
+      current: async (ids) => present(await this.repository.page({ ...base, ids }, 0, ids.length)),
+    };
+    const scope = { kind: taxonomy, filter: filterDigest(taxonomy, { language: context.language }), caller: context.caller?.id ?? 0 };
+    const page = await this.changes.sync(scope, { token: query.sync_token, cursor: query.cursor }, query.per_page, source);
+    const path = TAXONOMIES[taxonomy].path;
+    const address = (extra: Record<string, unknown>) => this.links.rest(context.origin, context.language, `${path}/sync`, { per_page: query.per_page, ...extra });
+    return syncBody(path, page.items, address({ sync_token: query.sync_token, cursor: query.cursor }), {
+      nextUrl: page.cursor === undefined ? undefined : address({ cursor: page.cursor }),
+      token: page.token,
+    });
+  }
 
   private present(term: TermEntity, context: RequestContext): TermResponse {
     return mapTerm(term, context, this.links, this.i18n.languages);

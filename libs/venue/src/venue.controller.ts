@@ -1,11 +1,11 @@
 import { Idempotent } from '@calendar/shared/database';
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
-import { RecordItemDto } from '@calendar/records';
+import { RecordItemDto, SyncRecordsQueryDto } from '@calendar/records';
 import { RequiresLogin } from '@calendar/shared/auth';
 import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateVenueDto, ListVenuesQueryDto, UpdateVenueDto } from './dto/venue.dto';
 import { VenueResponse } from './dto/venue.mapper';
 import { VenueService } from './venue.service';
@@ -24,6 +24,12 @@ export class VenueController {
   @ApiAnswers(VenueResponse, { list: 'venues', errors: [404], description: 'A page of venues' })
   list(@Query() query: ListVenuesQueryDto, @Context() context: RequestContext) {
     return this.venues.list(query, context);
+  }
+
+  @Get('sync')
+  @ApiAnswers(VenueResponse, { sync: 'venues', errors: [410], description: 'A page of a sync of venues: current objects and tombstones (SPEC §16.2)' })
+  sync(@Query() query: SyncRecordsQueryDto, @Req() request: FastifyRequest, @Context() context: RequestContext) {
+    return this.venues.sync(query, request.query as Record<string, unknown>, context);
   }
 
   @Post()

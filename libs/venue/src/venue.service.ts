@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
-import { ListRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
-import { ListResult } from '@calendar/shared/http';
+import { ListRecordsQueryDto, SyncRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
+import { JsonText, ListResult } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { UpdateVenueDto } from './dto/venue.dto';
 import { mapVenue, VENUE_KIND, VenueResponse } from './dto/venue.mapper';
@@ -34,6 +34,10 @@ export class VenueService implements RecordResource<VenueResponse, UpdateVenueDt
 
   list(query: ListRecordsQueryDto, scope: RequestContext): Promise<ListResult<VenueResponse>> {
     return this.reader.list(query, scope);
+  }
+
+  sync(query: SyncRecordsQueryDto, raw: Record<string, unknown>, scope: RequestContext): Promise<JsonText> {
+    return this.reader.sync(query, raw, scope);
   }
 
   get(target: RecordTarget, scope: RequestContext): Promise<VenueResponse> {

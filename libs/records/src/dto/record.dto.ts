@@ -8,6 +8,7 @@ import {
   StringListParam,
   SearchParam,
   StringParam,
+  SyncQueryDto,
 } from '@calendar/shared/http';
 import { ImageParam } from '../media/image.param';
 import { RecordStatus, STATUSES, WRITABLE_STATUSES } from '../record-status';
@@ -40,6 +41,12 @@ export class ListRecordsQueryDto extends LocalizedDto {
 
   @DateTimeParam({ description: 'Records whose modified_utc is before this date-time (exclusive; without an offset, in the service time zone)' })
   modified_before?: string;
+}
+
+/** `GET /venues/sync`, `/organizers/sync` (SPEC §16.2): a sync of records takes their status and the language. */
+export class SyncRecordsQueryDto extends SyncQueryDto {
+  @StringListParam({ values: STATUSES, description: 'Publication statuses to sync (never trash); by default every status the caller may read but trash' })
+  status?: RecordStatus[];
 }
 
 /** The write fields every record kind shares (SPEC §4.2, §5.2). */

@@ -166,6 +166,19 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
     return page;
   }
 
+  /**
+   * The records of `kinds` changed between the positions `from` (excluded) and `to` (included), as (position, id)
+   * pairs after (`afterSeq`, `afterId`) in that order, each pair once: a sync's `changed` for a kind whose answers
+   * embed no other record.
+   */
+  async changedRecords(kinds: string[], from: number, to: number, afterSeq: number, afterId: number, limit: number): Promise<{ seq: number; id: number }[]> {
+    const rows: { seq: number; id: number }[] = await this.dataSource.query(
+      `SELECT DISTINCT seq, record_id AS id FROM changes WHERE kind IN (${kinds.map(() => '?').join(', ')}) AND seq > ? AND seq <= ? AND (seq > ? OR (seq = ? AND record_id > ?)) ORDER BY seq, record_id LIMIT ?`,
+      [...kinds, from, to, afterSeq, afterSeq, afterId, limit],
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), id: Number(row.id) }));
+  }
+
   /** 410 `sync-token-expired` for a token or cursor older than the retention, or whose changes were dropped. */
   private async assertUsable(seq: number, issuedAt: number, now: number): Promise<void> {
     if (now - issuedAt > this.retentionMs) throw syncTokenExpired();

@@ -38,9 +38,9 @@ export const NOT_SYNC_FILTERS = [
 ] as const;
 
 /** 400 naming every parameter of the raw query that a sync does not take, with what it takes instead. */
-export function refuseNonSyncParams(raw: Record<string, unknown>, allowed: readonly string[]): void {
+export function refuseNonSyncParams(raw: Record<string, unknown>, allowed: readonly string[], alsoRefused: readonly string[] = []): void {
   const problems: Record<string, string> = {};
-  for (const name of NOT_SYNC_FILTERS) {
+  for (const name of [...NOT_SYNC_FILTERS, ...alsoRefused]) {
     if (raw[name] !== undefined) problems[name] = `is not a filter of a sync; a sync takes ${allowed.join(', ')}`;
   }
   if (Object.keys(problems).length > 0) throw ApiException.invalidParams(problems);
