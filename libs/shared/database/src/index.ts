@@ -15,3 +15,4 @@ export * from './fragment-cache';
 export * from './clock';
 export * from './change-log';
 export * from './sync-token';
+export * from './change-rows';

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { VERSION_SLOTS } from './data-version';
 import { GaleraNode } from './galera';
-import { logChanges } from './change-log';
+import { logChanges } from './change-rows';
 import { markCommitted } from './idempotency';
 import { WriteEffects } from './write-effects';
 
