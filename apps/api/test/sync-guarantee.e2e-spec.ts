@@ -7,14 +7,14 @@ type Item = { id: number; removed?: true; [key: string]: unknown };
 
 /** One write a client of the calendar may make; ids are picked among those the run made so far. */
 type Write =
-  | { op: 'create'; inFilter: boolean; draft: boolean }
+  | { op: 'create'; terms: 'watched' | 'other' | 'none'; draft: boolean }
   | { op: 'series'; count: number }
   | { op: 'rename' | 'trash' | 'restore' | 'draft' | 'publish' | 'lock' | 'unlock' | 'into' | 'out'; pick: number }
   | { op: 'rule'; pick: number; count: number }
   | { op: 'venue' | 'term'; pick: number };
 
 const write: fc.Arbitrary<Write> = fc.oneof(
-  fc.record({ op: fc.constant('create' as const), inFilter: fc.boolean(), draft: fc.boolean() }),
+  fc.record({ op: fc.constant('create' as const), terms: fc.constantFrom('watched' as const, 'other' as const, 'none' as const), draft: fc.boolean() }),
   fc.record({ op: fc.constant('series' as const), count: fc.integer({ min: 2, max: 4 }) }),
   fc.record({ op: fc.constantFrom('rename' as const, 'trash' as const, 'restore' as const, 'draft' as const, 'publish' as const, 'lock' as const, 'unlock' as const, 'into' as const, 'out' as const), pick: fc.nat() }),
   fc.record({ op: fc.constant('rule' as const), pick: fc.nat(), count: fc.integer({ min: 1, max: 5 }) }),
@@ -58,7 +58,9 @@ describe('sync guarantee (SPEC §16.2)', () => {
       const day = `2030-0${1 + (n % 9)}-1${n % 10}`;
       switch (step.op) {
         case 'create': {
-          const body = { title: `Event ${n}`, start_date: `${day} 10:00`, end_date: `${day} 11:00`, categories: [step.inFilter ? category : other], venue, status: step.draft ? 'draft' : 'publish' };
+          // Events without a term change only through themselves and their venue.
+          const categories = { watched: [category], other: [other], none: [] }[step.terms];
+          const body = { title: `Event ${n}`, start_date: `${day} 10:00`, end_date: `${day} 11:00`, categories, venue, status: step.draft ? 'draft' : 'publish' };
           events.push((await send(app, 'POST', 'events', body)).id);
           return;
         }
