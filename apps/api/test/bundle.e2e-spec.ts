@@ -5,6 +5,7 @@ import { BuiltService, createTestDatabase, rssMb, startBuiltService, TestDatabas
 // The example client of the repository, typed from the document (tools/client), run as a user would run it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { runExample } from '../../../tools/client/src/example';
+import { readMirror, syncOnce } from '../../../tools/client/src/mirror';
 import { ENGINE } from './support/test-app';
 
 /*
@@ -223,6 +224,33 @@ describe(`the built bundle (${ENGINE})`, () => {
       trashed: 'trash',
     });
   });
+});
+
+describe(`a local copy kept by the typed client's sync loop (${ENGINE}, SPEC §16.2)`, () => {
+  it('reads everything once, then only what changed, and equals what the service lists', async () => {
+    const database = await createTestDatabase(ENGINE);
+    const service = await startBuiltService({ DATABASE_URL: database.url, ADMIN_TOKEN, LOG_LEVEL: 'warn' });
+    const file = join(mkdtempSync(join(tmpdir(), 'calendar-mirror-')), 'events.json');
+    try {
+      const post = async (path: string, body: Record<string, unknown>) => {
+        const reply = await fetch(`${service.base}${NS}/${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(reply.status).toBeLessThan(300);
+        return (await reply.json()) as { id: number };
+      };
+      const ids: number[] = [];
+      for (let n = 0; n < 7; n += 1) ids.push((await post('events', { title: `Mirrored ${n}`, start_date: `2031-0${1 + n}-01 19:00`, end_date: `2031-0${1 + n}-01 21:00` })).id);
+      expect(await syncOnce(`${service.base}${NS}`, file)).toEqual({ changed: 7, removed: 0, full: true });
+      await post(`events/${ids[0]}`, { title: 'Mirrored, renamed' });
+      await post(`events/${ids[1]}`, { status: 'draft' });
+      expect(await syncOnce(`${service.base}${NS}`, file)).toEqual({ changed: 1, removed: 1, full: false });
+      expect(await syncOnce(`${service.base}${NS}`, file)).toEqual({ changed: 0, removed: 0, full: false });
+      const listed = (await (await fetch(`${service.base}${NS}/events?start_date=2031-01-01&end_date=2031-12-31&per_page=50`)).json()) as { events: { id: number }[] };
+      expect(Object.values(readMirror(file).events).sort((a, b) => a.id - b.id)).toEqual(listed.events);
+    } finally {
+      await service.stop();
+      await database.drop();
+    }
+  }, 120_000);
 });
 
 describe(`instances started at once on an empty database (${ENGINE}, SPEC §15)`, () => {

@@ -101,6 +101,69 @@ describe('three instances on a three-node Galera cluster', () => {
     expect(codes.sort()).toEqual(['201 created', '409 slug-exists', '409 slug-exists', '409 slug-exists', '409 slug-exists', '409 slug-exists']);
   }, 120_000);
 
+  it('keeps a synced copy equal to a full sync while writes commit through every node (SPEC §16.2)', async () => {
+    type Item = { id: number; removed?: true };
+    const send = async (index: number, method: string, path: string, body?: Record<string, unknown>) => {
+      const reply = await fetch(`${services[index % 3].base}${NS}/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: reply.status, body: (await reply.json()) as { id: number } & Record<string, unknown> };
+    };
+    /** One sync through the nodes in turn (`first` for its first page), with `between` before each page. */
+    const syncInto = async (copy: Map<number, Item>, token: string | null, first: number, between: () => Promise<void>) => {
+      let url: string | undefined = `${services[first % 3].base}${NS}/events/sync?per_page=200${token ? `&sync_token=${encodeURIComponent(token)}` : ''}`;
+      let page = first;
+      for (;;) {
+        await between();
+        // One public address for every node, as behind a load balancer: the objects' URLs are the same whichever answers.
+        const reply = await fetch(url.replace(/^http:\/\/[^/]+/, services[page++ % 3].base), { headers: { 'x-forwarded-host': 'calendar.example' } });
+        expect(reply.status).toBe(200);
+        const body = (await reply.json()) as { events: Item[]; next_rest_url?: string; sync_token?: string };
+        for (const item of body.events) {
+          if (item.removed) copy.delete(item.id);
+          else copy.set(item.id, item);
+        }
+        if (!body.next_rest_url) return body.sync_token as string;
+        url = body.next_rest_url;
+      }
+    };
+    const copy = new Map<number, Item>();
+    let token = await syncInto(copy, null, 0, async () => undefined);
+    const created: number[] = [];
+    const statuses: number[] = [];
+    let step = 0;
+    // Ten writes at a time through the three nodes (creates, renames, trashes, drafts), between every page.
+    const batch = () =>
+      tenAtATime(10, async (index) => {
+        const n = step++;
+        const target = created[(n * 7) % Math.max(1, created.length)];
+        const reply =
+          n % 4 === 0 || target === undefined
+            ? await send(index, 'POST', 'events', { title: `Synced ${n}`, start_date: '2031-02-01 19:00', end_date: '2031-02-01 21:00' })
+            : n % 4 === 1
+              ? await send(index, 'POST', `events/${target}`, { title: `Renamed ${n}` })
+              : n % 4 === 2
+                ? await send(index, 'POST', `events/${target}`, { status: n % 8 === 2 ? 'draft' : 'publish' })
+                : await send(index, 'DELETE', `events/${target}`);
+        statuses.push(reply.status);
+        if (reply.status === 201) created.push(reply.body.id);
+      });
+    for (let round = 0; round < 6; round += 1) token = await syncInto(copy, token, round, batch);
+    token = await syncInto(copy, token, 1, async () => undefined);
+    const fulls = await Promise.all([0, 1, 2].map(async (node) => {
+      const fresh = new Map<number, Item>();
+      await syncInto(fresh, null, node, async () => undefined);
+      return [...fresh.values()].sort((a, b) => a.id - b.id);
+    }));
+    expect(statuses.filter((status) => ![200, 201, 410].includes(status))).toEqual([]);
+    expect(fulls[1]).toEqual(fulls[0]);
+    expect(fulls[2]).toEqual(fulls[0]);
+    expect([...copy.values()].sort((a, b) => a.id - b.id)).toEqual(fulls[0]);
+    expect(services.map((service) => service.output().trim())).toEqual(['', '', '']);
+  }, 600_000);
+
   it('costs a killed node only 503s from its instance; retried with their keys, the creates make one event each', async () => {
     const before = (await totals())[0];
     const statuses: number[] = [];

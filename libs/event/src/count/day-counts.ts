@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@calendar/shared/config';
-import { GaleraNode } from '@calendar/shared/database';
+import { GaleraNode, TransactionRunner } from '@calendar/shared/database';
 import { TermRepository } from '@calendar/taxonomy';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventRepository } from '../event.repository';
@@ -27,6 +27,7 @@ export class DayCounts implements OnApplicationBootstrap {
     private readonly events: EventRepository,
     private readonly terms: TermRepository,
     private readonly galera: GaleraNode,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -80,7 +81,9 @@ export class DayCounts implements OnApplicationBootstrap {
    */
   async countAllIfStale(): Promise<boolean> {
     const zone = this.config.timezone.name;
-    return this.dataSource.transaction(async (manager) => {
+    // Instances started at once on a Galera cluster each lock the state row on their own node; all but one lose
+    // certification and run again, then find the counts done (`runApart` runs again after a deadlock).
+    return this.transactions.runApart(async (manager) => {
       const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
       const [state] = await manager.query(`SELECT zone FROM event_tally_state WHERE id = 1${lock}`);
       if (state?.zone === zone) return false;

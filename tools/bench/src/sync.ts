@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { rssMb, startBuiltService } from '@calendar/shared/testing';
+import { NAMESPACE } from './scenarios';
+
+/*
+ * `DATABASE_URL=<mysql url> npm run bench:sync [-- --duration 10 --connections 10]` measures sync (SPEC §16.2) on a
+ * seeded database with the bundle `npm start` runs:
+ * 1. a full sync of every event an anonymous client sees, at per_page=1000, timed from the first page to the token,
+ *    with the service's resident memory sampled every 100 ms (§10: ≤ 250 MB);
+ * 2. incremental syncs with no change: each request the token of another client (one per venue: a full sync of
+ *    the venue's events gives it), ≥ 1,500 req/s;
+ * 3. ten events updated, then incremental syncs from the full sync's token, each answering those ten, ≥ 800 req/s.
+ * It prints one JSON line of figures.
+ */
+
+const ROOT = join(__dirname, '../../..');
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { duration: { type: 'string' }, connections: { type: 'string' } }, strict: true });
+  const databaseUrl = process.env['DATABASE_URL'];
+  if (!databaseUrl?.startsWith('mysql://')) throw new Error('DATABASE_URL must name a seeded MySQL database (npm run seed -- --events 100000)');
+  const duration = Number(values.duration ?? 10);
+  const connections = Number(values.connections ?? 10);
+  execFileSync('npx', ['nx', 'run', 'api:build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } });
+  const login = `bench-sync-${Date.now()}`;
+  const { token: editor } = JSON.parse(
+    execFileSync(process.execPath, ['-r', '@swc-node/register', 'tools/cli/src/main.ts', 'users:create', '--login', login, '--role', 'editor'], { cwd: ROOT, env: process.env }).toString(),
+  ) as { token: string };
+  const service = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  try {
+    const get = async (path: string) => {
+      const reply = await fetch(`${service.base}${path}`);
+      if (reply.status !== 200) throw new Error(`GET ${path} answered ${reply.status}: ${await reply.text()}`);
+      return (await reply.json()) as { events: { id: number }[]; next_rest_url?: string; sync_token?: string };
+    };
+    /** Every page of one sync; the number of items and the token. */
+    const syncAll = async (query: string) => {
+      let body = await get(`${NAMESPACE}/events/sync?${query}`);
+      let items = body.events.length;
+      while (body.next_rest_url) {
+        body = await get(new URL(body.next_rest_url).pathname + new URL(body.next_rest_url).search);
+        items += body.events.length;
+      }
+      return { items, token: body.sync_token as string };
+    };
+
+    let peak = rssMb(service.process.pid as number);
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(service.process.pid as number))), 100);
+    const started = performance.now();
+    const full = await syncAll('per_page=1000');
+    const fullSeconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+
+    const venues = ((await (await fetch(`${service.base}${NAMESPACE}/venues?per_page=100`)).json()) as { venues: { id: number }[] }).venues.map((venue) => venue.id);
+    const tokens: string[] = [];
+    for (const venue of venues) tokens.push(`venue=${venue}&sync_token=${encodeURIComponent((await syncAll(`venue=${venue}&per_page=1000`)).token)}`);
+    const drive = async (path: (n: number) => string) => {
+      let n = 0;
+      const result = await autocannon({ url: service.base, connections, duration, requests: [{ setupRequest: (request) => ({ ...request, path: path(n++) }) }] });
+      return { requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+    };
+    const noChange = await drive((n) => `${NAMESPACE}/events/sync?${tokens[n % tokens.length]}`);
+
+    const list = (await get(`${NAMESPACE}/events?per_page=10&start_date=2000-01-01&end_date=2100-01-01`)).events.map((event) => event.id);
+    for (const id of list) {
+      const reply = await fetch(`${service.base}${NAMESPACE}/events/${id}`, { method: 'POST', headers: { authorization: `Bearer ${editor}`, 'content-type': 'application/json' }, body: JSON.stringify({ excerpt: `Changed ${Date.now()}` }) });
+      if (reply.status !== 200) throw new Error(`updating event ${id} answered ${reply.status}`);
+    }
+    const changed = await get(`${NAMESPACE}/events/sync?sync_token=${encodeURIComponent(full.token)}`);
+    const tenChanges = await drive(() => `${NAMESPACE}/events/sync?sync_token=${encodeURIComponent(full.token)}`);
+    process.stdout.write(
+      `${JSON.stringify({
+        fullSync: { events: full.items, seconds: Math.round(fullSeconds * 10) / 10, peakRssMb: peak },
+        noChange: { clients: tokens.length, ...noChange },
+        tenChanges: { shown: changed.events.length, ...tenChanges },
+        rssMbAfter: rssMb(service.process.pid as number),
+      })}\n`,
+    );
+  } finally {
+    await service.stop();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: Error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exitCode = 1;
+});
