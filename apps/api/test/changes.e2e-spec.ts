@@ -1,4 +1,4 @@
-import { Clock } from '@calendar/shared/database';
+import { ChangeLog, Clock } from '@calendar/shared/database';
 import { ORIGIN, startTestApp, TestApp } from './support/test-app';
 
 const API = '/wp-json/calendar/events/v1';
@@ -212,6 +212,30 @@ describe('changes (SPEC §16)', () => {
       } finally {
         clock.now = now;
       }
+    });
+
+    it('drops the change log past the retention, and a token older than what it holds is 410', async () => {
+      await event({ title: 'A' });
+      const { syncToken } = await sync('');
+      await event({ title: 'B' });
+      expect((await sync(`sync_token=${encodeURIComponent(syncToken)}`)).items.map((item) => item.title)).toEqual(['B']);
+      const rows = async () => Number((await t.dataSource.query('SELECT COUNT(*) AS n FROM changes'))[0].n);
+      expect(await rows()).toBe(2);
+      const clock = t.get(Clock);
+      const now = clock.now;
+      try {
+        // Within the retention (30 days, and an hour's margin): nothing goes.
+        clock.now = () => new Date(Date.now() + 30 * 86_400_000);
+        expect(await t.get(ChangeLog).prune()).toBe(0);
+        clock.now = () => new Date(Date.now() + 32 * 86_400_000);
+        expect(await t.get(ChangeLog).prune()).toBe(2);
+      } finally {
+        clock.now = now;
+      }
+      expect(await rows()).toBe(0);
+      // The token is fresh, but the changes since its position are gone.
+      const reply = await t.request('GET', `${API}/events/sync?sync_token=${encodeURIComponent(syncToken)}`);
+      expect({ status: reply.status, code: reply.body.code }).toEqual({ status: 410, code: 'sync-token-expired' });
     });
 
     it('refuses the parameters of lists it does not take, naming them', async () => {
