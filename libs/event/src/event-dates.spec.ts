@@ -1,3 +1,4 @@
+import moment from 'moment-timezone';
 import { parseTimeZone } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import { dateDetails, isDateProblem, resolveEventDates, timezoneAbbreviation, wallClock } from './event-dates';
@@ -43,6 +44,19 @@ describe('timezone abbreviations (SPEC §11.4)', () => {
     expect(at('2026-01-15T12:00:00Z', 'Australia/Sydney')).toBe('AEDT');
     expect(at('2026-01-15T12:00:00Z', 'Asia/Singapore')).toBe('+08');
     expect(at('2026-01-15T12:00:00Z', 'UTC+5')).toBe('UTC+5');
+  });
+
+  it('gives what the tz database gives at every instant, on the days of a change too (kept per day)', () => {
+    for (const name of ['Europe/Paris', 'America/New_York', 'Australia/Lord_Howe', 'America/Sao_Paulo']) {
+      const wrong: string[] = [];
+      // Every 20 minutes over two years: each day asked many times, the days of a change among them.
+      for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2028, 0, 1); ms += 20 * 60_000) {
+        const expected = moment.tz(ms, name).format('z');
+        const actual = timezoneAbbreviation(new Date(ms), zone(name));
+        if (actual !== expected) wrong.push(`${new Date(ms).toISOString()} ${actual} ${expected}`);
+      }
+      expect([name, wrong]).toEqual([name, []]);
+    }
   });
 });
 

@@ -92,5 +92,27 @@ export function wallClock(value: DateTime): string {
  */
 export function timezoneAbbreviation(instant: DateTime | Date, zone: TimeZone): string {
   if (zone.fixed) return zone.name;
-  return moment.tz(instant instanceof Date ? instant.getTime() : instant.toMillis(), zone.name).format('z');
+  const ms = instant instanceof Date ? instant.getTime() : instant.toMillis();
+  const day = Math.floor(ms / DAY_MS);
+  let byDay = abbreviations.get(zone.name);
+  const known = byDay?.get(day);
+  if (known !== undefined) return known;
+  const abbreviation = (at: number) => moment.tz(at, zone.name).format('z');
+  const first = abbreviation(day * DAY_MS);
+  // A day whose abbreviation changes (a DST change) is never kept: its instants are asked one by one.
+  if (abbreviation((day + 1) * DAY_MS - 1) !== first) return abbreviation(ms);
+  if (keptAbbreviations >= MAX_KEPT_DAYS) {
+    abbreviations.clear();
+    keptAbbreviations = 0;
+  }
+  if (!byDay) abbreviations.set(zone.name, (byDay = new Map()));
+  byDay.set(day, first);
+  keptAbbreviations += 1;
+  return first;
 }
+
+const DAY_MS = 86_400_000;
+/** Abbreviations per zone and UTC day, where the day has one from its start to its end (moment's formatting is slow). */
+const abbreviations = new Map<string, Map<number, string>>();
+const MAX_KEPT_DAYS = 200_000;
+let keptAbbreviations = 0;

@@ -96,7 +96,7 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
       changed: (from, to, afterSeq, afterId, limit) => this.deps.changes.changedRecords([this.kind.kind], from, to, afterSeq, afterId, limit),
       current: async (ids) => present(await this.repository.matching(filter, ids)),
     };
-    const page = await this.deps.changes.sync(syncScope, { token: query.sync_token, cursor: query.cursor }, query.per_page, source);
+    const page = await this.deps.changes.sync(syncScope, { token: query.sync_token, cursor: query.cursor }, query.per_page, source, scope.versions);
     const address = (extra: Record<string, unknown>) => this.deps.links.rest(scope.origin, scope.language, `${path}/sync`, { status: query.status, per_page: query.per_page, ...extra });
     const self = address({ sync_token: query.sync_token, cursor: query.cursor });
     return syncBody(path, page.items as (R & object)[], self, { nextUrl: page.cursor === undefined ? undefined : address({ cursor: page.cursor }), token: page.token });

@@ -47,7 +47,7 @@ export class TermService {
       current: async (ids) => present(await this.repository.page({ ...base, ids }, 0, ids.length)),
     };
     const scope = { kind: taxonomy, filter: filterDigest(taxonomy, { language: context.language }), caller: context.caller?.id ?? 0 };
-    const page = await this.changes.sync(scope, { token: query.sync_token, cursor: query.cursor }, query.per_page, source);
+    const page = await this.changes.sync(scope, { token: query.sync_token, cursor: query.cursor }, query.per_page, source, context.versions);
     const path = TAXONOMIES[taxonomy].path;
     const address = (extra: Record<string, unknown>) => this.links.rest(context.origin, context.language, `${path}/sync`, { per_page: query.per_page, ...extra });
     return syncBody(path, page.items, address({ sync_token: query.sync_token, cursor: query.cursor }), {

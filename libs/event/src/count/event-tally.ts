@@ -1,3 +1,4 @@
+import { zoneOffset } from '@calendar/shared/time';
 import type { Zone } from 'luxon';
 
 /*
@@ -24,7 +25,7 @@ const DAY_MS = 86_400_000;
 
 /** The local date of an instant in `zone`, as days since 1970-01-01. */
 export function localDay(ms: number, zone: Zone): number {
-  return Math.floor((ms + zone.offset(ms) * 60_000) / DAY_MS);
+  return Math.floor((ms + zoneOffset(zone, ms) * 60_000) / DAY_MS);
 }
 
 /** The local date `YYYY-MM-DD` as days since 1970-01-01. */

@@ -35,7 +35,7 @@ export class EventSync {
     const filter = await this.filter(query, scope);
     const given = Object.fromEntries(FILTERS.map((key) => [key, query[key]]));
     const syncScope = { kind: 'event', filter: filterDigest('event', { ...given, language: scope.language }), caller: scope.caller?.id ?? 0 };
-    const page = await this.changes.sync(syncScope, { token: query.sync_token, cursor: query.cursor }, query.per_page, this.source(filter, scope));
+    const page = await this.changes.sync(syncScope, { token: query.sync_token, cursor: query.cursor }, query.per_page, this.source(filter, scope), scope.versions);
     const address = (extra: Record<string, unknown>) => this.deps.links.rest(scope.origin, scope.language, 'events/sync', { ...given, per_page: query.per_page, ...extra });
     const self = address({ sync_token: query.sync_token, cursor: query.cursor });
     return syncBody('events', page.items, self, { nextUrl: page.cursor === undefined ? undefined : address({ cursor: page.cursor }), token: page.token });
@@ -49,19 +49,20 @@ export class EventSync {
   }
 
   private source(filter: EventListFilter, scope: RequestContext): SyncSource<JsonText<EventResponse>> {
-    const present = async ({ heads, links }: { heads: EventHead[]; links: EventLinks }): Promise<SyncItem<JsonText<EventResponse>>[]> => {
+    const present = async ({ heads, links }: { heads: EventHead[]; links: EventLinks }, keep: boolean): Promise<SyncItem<JsonText<EventResponse>>[]> => {
       const open = heads.filter((head) => !this.presenter.locked(head, scope));
-      // `keep: false`: a full sync passes every event once, and would push out what lists ask for again.
-      return (await this.presenter.texts(open, links, scope, { single: false, keep: false })).map(({ event, text }) => ({ id: event.id, item: text }));
+      return (await this.presenter.texts(open, links, scope, { single: false, keep })).map(({ event, text }) => ({ id: event.id, item: text }));
     };
     return {
       full: async (afterId, limit) => {
         const read = await this.events.syncPage(filter, afterId, limit + 1);
         const heads = read.heads.slice(0, limit);
-        return { items: await present({ heads, links: read.links }), lastId: heads.at(-1)?.id ?? null, more: read.heads.length > limit };
+        // Not kept: a full sync passes every event once, and would push out what lists ask for again.
+        return { items: await present({ heads, links: read.links }, false), lastId: heads.at(-1)?.id ?? null, more: read.heads.length > limit };
       },
       changed: (from, to, afterSeq, afterId, limit) => this.events.syncChanged(from, to, afterSeq, afterId, limit),
-      current: async (ids) => present(await this.events.matching(filter, ids)),
+      // Kept: the events that changed are those every client's next sync asks for.
+      current: async (ids) => present(await this.events.matching(filter, ids), true),
     };
   }
 }

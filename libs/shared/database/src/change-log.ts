@@ -1,7 +1,9 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '@calendar/shared/config';
+import type { VersionsHolder } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock';
+import { DataVersionSource, dataVersionsFor } from './data-version';
 import { decodeCursor, decodeToken, encodeCursor, encodeToken, SyncCursor, SyncScope, syncTokenExpired } from './sync-token';
 import { TransactionRunner } from './transaction';
 
@@ -9,6 +11,8 @@ import { TransactionRunner } from './transaction';
 const PRUNE_EVERY_MS = 3_600_000;
 /** Kept beyond the retention, for the clocks of several instances that may differ a little. */
 const PRUNE_MARGIN_MS = 3_600_000;
+/** How long the newest position read under one data version is trusted without reading it again. */
+const KNOWN_FOR_MS = 60_000;
 /** Rows deleted per statement when pruning, so that no statement holds many locks for long. */
 const PRUNE_BATCH = 5_000;
 
@@ -57,12 +61,15 @@ export interface SyncPage<T> {
 @Injectable()
 export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
+  /** The newest position and pruning mark read under a data version (see `sequence`). */
+  private known: { global: number; at: number; seq: number; pruned: number } | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly versions: DataVersionSource,
   ) {}
 
   onModuleInit(): void {
@@ -80,28 +87,34 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Gives a position to every committed row without one and answers the newest position: every write committed
-   * before this call (and visible to this instance) is at or before it.
+   * Gives a position to every committed row without one and answers the newest position (with the pruning mark):
+   * every write committed before this call (and visible to this instance) is at or before it. With a request's
+   * versions, the answer is kept under the data version it read: every write moves that version in the
+   * transaction that wrote its change rows, so while it has not moved no row waits for a position and the newest
+   * position is the one kept (read again at least every minute, for the pruning mark of other instances).
    */
-  async sequence(): Promise<number> {
-    const pending = await this.dataSource.query('SELECT id FROM changes WHERE seq IS NULL LIMIT 1');
-    if (pending.length === 0) return this.position();
-    return this.transactions.runApart(async (manager) => {
-      await manager.query('UPDATE change_sequence SET seq = seq + 1 WHERE id = 1');
-      const [{ seq }] = await manager.query('SELECT seq FROM change_sequence WHERE id = 1');
-      await manager.query('UPDATE changes SET seq = ?, sequenced_at = ? WHERE seq IS NULL', [Number(seq), this.clock.now().getTime()]);
-      return Number(seq);
-    });
+  async sequence(versions?: VersionsHolder): Promise<{ seq: number; pruned: number }> {
+    const global = versions ? (await dataVersionsFor(versions, this.versions)).global : null;
+    const known = this.known;
+    if (global !== null && known && known.global === global && Date.now() - known.at < KNOWN_FOR_MS) return known;
+    const at = Date.now();
+    const [row] = await this.dataSource.query('SELECT seq, pruned, (SELECT id FROM changes WHERE seq IS NULL LIMIT 1) AS pending FROM change_sequence WHERE id = 1');
+    const state = { seq: Number(row.seq), pruned: Number(row.pruned) };
+    if (row.pending !== null && row.pending !== undefined) {
+      state.seq = await this.transactions.runApart(async (manager) => {
+        await manager.query('UPDATE change_sequence SET seq = seq + 1 WHERE id = 1');
+        const [{ seq }] = await manager.query('SELECT seq FROM change_sequence WHERE id = 1');
+        await manager.query('UPDATE changes SET seq = ?, sequenced_at = ? WHERE seq IS NULL', [Number(seq), this.clock.now().getTime()]);
+        return Number(seq);
+      });
+    }
+    if (global !== null) this.known = { global, at, ...state };
+    return state;
   }
 
   /** The newest position given. */
   async position(): Promise<number> {
-    return (await this.state()).seq;
-  }
-
-  private async state(): Promise<{ seq: number; pruned: number }> {
-    const [row] = await this.dataSource.query('SELECT seq, pruned FROM change_sequence WHERE id = 1');
-    return { seq: Number(row.seq), pruned: Number(row.pruned) };
+    return (await this.sequence()).seq;
   }
 
   /**
@@ -111,18 +124,19 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
    * with a cursor, the next page of either. Each changed record is shown as it is now, or as a tombstone when the
    * caller may no longer read it or it left the filter. The last page carries the token of the position read up to.
    */
-  async sync<T>(scope: SyncScope, given: { token?: string; cursor?: string }, perPage: number, source: SyncSource<T>): Promise<SyncPage<T>> {
+  async sync<T>(scope: SyncScope, given: { token?: string; cursor?: string }, perPage: number, source: SyncSource<T>, versions?: VersionsHolder): Promise<SyncPage<T>> {
     const now = this.clock.now().getTime();
     let cursor: SyncCursor;
     if (given.cursor !== undefined) {
       cursor = decodeCursor(given.cursor, scope);
-      await this.assertUsable(cursor.mode === 'full' ? cursor.to : cursor.from, cursor.issuedAt, now);
+      this.assertUsable(cursor.mode === 'full' ? cursor.to : cursor.from, cursor.issuedAt, now, await this.sequence(versions));
     } else if (given.token !== undefined) {
       const token = decodeToken(given.token, scope);
-      await this.assertUsable(token.seq, token.issuedAt, now);
-      cursor = { ...scope, mode: 'changes', from: token.seq, to: await this.sequence(), afterSeq: 0, afterId: 0, issuedAt: now };
+      const state = await this.sequence(versions);
+      this.assertUsable(token.seq, token.issuedAt, now, state);
+      cursor = { ...scope, mode: 'changes', from: token.seq, to: state.seq, afterSeq: 0, afterId: 0, issuedAt: now };
     } else {
-      cursor = { ...scope, mode: 'full', from: 0, to: await this.sequence(), afterSeq: 0, afterId: 0, issuedAt: now };
+      cursor = { ...scope, mode: 'full', from: 0, to: (await this.sequence(versions)).seq, afterSeq: 0, afterId: 0, issuedAt: now };
     }
     const last = (): SyncPage<T>['token'] => encodeToken({ ...scope, seq: cursor.to, issuedAt: now });
     if (cursor.mode === 'full') {
@@ -160,14 +174,14 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   }
 
   /** 410 `sync-token-expired` for a token or cursor older than the retention, or whose changes were dropped. */
-  private async assertUsable(seq: number, issuedAt: number, now: number): Promise<void> {
+  private assertUsable(seq: number, issuedAt: number, now: number, { seq: newest, pruned }: { seq: number; pruned: number }): void {
     if (now - issuedAt > this.retentionMs) throw syncTokenExpired();
-    const { seq: newest, pruned } = await this.state();
     if (seq < pruned || seq > newest) throw syncTokenExpired();
   }
 
   /** Drops the rows whose position is older than the retention; answers how many. */
   async prune(): Promise<number> {
+    this.known = null;
     await this.sequence();
     const before = this.clock.now().getTime() - this.retentionMs - PRUNE_MARGIN_MS;
     let dropped = 0;
@@ -184,6 +198,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
         });
       }
       dropped += old.length;
+      this.known = null;
       if (old.length < PRUNE_BATCH) return dropped;
     }
   }

@@ -119,7 +119,38 @@ export function parseUtcWallClock(value: unknown): Date {
  */
 export function zonedWallClock(value: Date, zone: Zone): string {
   const ms = value.getTime();
-  return utcWallClock(new Date(ms + zone.offset(ms) * 60_000));
+  return utcWallClock(new Date(ms + zoneOffset(zone, ms) * 60_000));
+}
+
+/** Offsets (minutes) of zones per UTC day, where the day has one offset from its start to its end. */
+const offsets = new Map<string, Map<number, number>>();
+/** Days kept over all zones before the memo starts again (about 55 years of days in each of ten zones). */
+const MAX_KEPT_DAYS = 200_000;
+let keptDays = 0;
+const DAY = 86_400_000;
+
+/**
+ * A zone's offset at an instant, in minutes, as `zone.offset(ms)` gives it: asked once per zone and UTC day (a
+ * zone's rules are looked up through Intl, several microseconds each, and answers show several dates per record).
+ * A day in which the offset changes is never kept: its instants are asked one by one.
+ */
+export function zoneOffset(zone: Zone, ms: number): number {
+  if (zone.isUniversal) return zone.offset(ms);
+  const day = Math.floor(ms / DAY);
+  let byDay = offsets.get(zone.name);
+  const known = byDay?.get(day);
+  if (known !== undefined) return known;
+  const start = day * DAY;
+  const offset = zone.offset(start);
+  if (zone.offset(start + DAY - 1) !== offset) return zone.offset(ms);
+  if (keptDays >= MAX_KEPT_DAYS) {
+    offsets.clear();
+    keptDays = 0;
+  }
+  if (!byDay) offsets.set(zone.name, (byDay = new Map()));
+  byDay.set(day, offset);
+  keptDays += 1;
+  return offset;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of the instant in the given zone. */
