@@ -5,6 +5,7 @@ import { BuiltService, createTestDatabase, rssMb, startBuiltService, TestDatabas
 // The example client of the repository, typed from the document (tools/client), run as a user would run it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { runExample } from '../../../tools/client/src/example';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { readMirror, syncOnce } from '../../../tools/client/src/mirror';
 import { ENGINE } from './support/test-app';
 
