@@ -1,4 +1,4 @@
-import { DATE_TIME_RULE, parseDateTime, parseTimeZone, TimeZone, wpDateTime } from '@calendar/shared/time';
+import { DATE_TIME_RULE, parseDateTime, parseTimeZone, PerZoneDay, TimeZone, wpDateTime } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import moment from 'moment-timezone';
 import { Field } from '@calendar/shared/http';
@@ -86,33 +86,15 @@ export function wallClock(value: DateTime): string {
 }
 
 
+/** Abbreviations per zone and day (moment's formatting costs several microseconds a date). */
+const abbreviations = new PerZoneDay<string>();
+
 /**
  * The abbreviation in force at an instant, as PHP prints it from the tz database (`CET`/`CEST`, `EST`/`EDT`,
  * `HKT`, `AEDT`, or a numeric one such as `+08`); a fixed offset zone is named as given (`UTC+5`).
  */
 export function timezoneAbbreviation(instant: DateTime | Date, zone: TimeZone): string {
   if (zone.fixed) return zone.name;
-  const ms = instant instanceof Date ? instant.getTime() : instant.toMillis();
-  const day = Math.floor(ms / DAY_MS);
-  let byDay = abbreviations.get(zone.name);
-  const known = byDay?.get(day);
-  if (known !== undefined) return known;
-  const abbreviation = (at: number) => moment.tz(at, zone.name).format('z');
-  const first = abbreviation(day * DAY_MS);
-  // A day whose abbreviation changes (a DST change) is never kept: its instants are asked one by one.
-  if (abbreviation((day + 1) * DAY_MS - 1) !== first) return abbreviation(ms);
-  if (keptAbbreviations >= MAX_KEPT_DAYS) {
-    abbreviations.clear();
-    keptAbbreviations = 0;
-  }
-  if (!byDay) abbreviations.set(zone.name, (byDay = new Map()));
-  byDay.set(day, first);
-  keptAbbreviations += 1;
-  return first;
+  return abbreviations.get(zone.name, instant instanceof Date ? instant.getTime() : instant.toMillis(), (at) => moment.tz(at, zone.name).format('z'));
 }
 
-const DAY_MS = 86_400_000;
-/** Abbreviations per zone and UTC day, where the day has one from its start to its end (moment's formatting is slow). */
-const abbreviations = new Map<string, Map<number, string>>();
-const MAX_KEPT_DAYS = 200_000;
-let keptAbbreviations = 0;

@@ -1,4 +1,4 @@
-import { OmitType } from '@nestjs/swagger';
+import { IntersectionType, OmitType, PickType } from '@nestjs/swagger';
 import { RecordWriteDto, STATUSES, RecordStatus } from '@calendar/records';
 import {
   BooleanParam,
@@ -187,26 +187,8 @@ export class ListEventsFeedQueryDto extends OmitType(ListEventsQueryDto, ['per_p
   per_page = 100;
 }
 
-/** `GET /events/sync` (SPEC §16.2): the filters a sync of events takes. */
-export class SyncEventsQueryDto extends SyncQueryDto {
-  @TermListParam({ description: 'Events with any of these categories (ids or slugs); descendants included' })
-  categories?: (number | string)[];
-
-  @TermListParam({ description: 'Events with any of these tags (ids or slugs)' })
-  tags?: (number | string)[];
-
-  @IntegerListParam({ description: 'Events at any of these venue ids' })
-  venue?: number[];
-
-  @IntegerListParam({ description: 'Events with any of these organizer ids' })
-  organizer?: number[];
-
-  @BooleanParam({ description: 'true: only featured events; false: only the others' })
-  featured?: boolean;
-
-  @IntegerParam({ description: 'Children of this event id' })
-  post_parent?: number;
-
+/** `GET /events/sync` (SPEC §16.2): the filters of the list a sync of events takes. */
+export class SyncEventsQueryDto extends IntersectionType(SyncQueryDto, PickType(ListEventsQueryDto, ['categories', 'tags', 'venue', 'organizer', 'featured', 'post_parent'] as const)) {
   @StringListParam({ values: STATUSES, description: 'Publication statuses to sync (never trash); by default every status the caller may read but trash' })
   status?: RecordStatus[];
 }

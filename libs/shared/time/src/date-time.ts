@@ -122,35 +122,46 @@ export function zonedWallClock(value: Date, zone: Zone): string {
   return utcWallClock(new Date(ms + zoneOffset(zone, ms) * 60_000));
 }
 
-/** Offsets (minutes) of zones per UTC day, where the day has one offset from its start to its end. */
-const offsets = new Map<string, Map<number, number>>();
-/** Days kept over all zones before the memo starts again (about 55 years of days in each of ten zones). */
-const MAX_KEPT_DAYS = 200_000;
-let keptDays = 0;
+/**
+ * Something of a zone that only changes at the zone's changes (its offset, its abbreviation), kept per zone and UTC
+ * day: `at` is asked at the start and at the end of the day, and when both agree the value holds for the whole day
+ * (no zone changes twice in one day). A day with a change is never kept: its instants are asked one by one.
+ */
+export class PerZoneDay<T> {
+  private readonly days = new Map<string, Map<number, T>>();
+  private kept = 0;
+
+  /** `maxDays`: days kept over all zones before it starts again (200,000: about 55 years of days in ten zones). */
+  constructor(private readonly maxDays = 200_000) {}
+
+  /** The value at `ms` in the zone named `zone`, `at` giving it at any instant. */
+  get(zone: string, ms: number, at: (ms: number) => T): T {
+    const day = Math.floor(ms / DAY);
+    let byDay = this.days.get(zone);
+    const known = byDay?.get(day);
+    if (known !== undefined) return known;
+    const first = at(day * DAY);
+    if (at((day + 1) * DAY - 1) !== first) return at(ms);
+    if (this.kept >= this.maxDays) {
+      this.days.clear();
+      this.kept = 0;
+    }
+    if (!byDay) this.days.set(zone, (byDay = new Map()));
+    byDay.set(day, first);
+    this.kept += 1;
+    return first;
+  }
+}
+
 const DAY = 86_400_000;
+const offsets = new PerZoneDay<number>();
 
 /**
- * A zone's offset at an instant, in minutes, as `zone.offset(ms)` gives it: asked once per zone and UTC day (a
+ * A zone's offset at an instant, in minutes, as `zone.offset(ms)` gives it, asked once per zone and UTC day (a
  * zone's rules are looked up through Intl, several microseconds each, and answers show several dates per record).
- * A day in which the offset changes is never kept: its instants are asked one by one.
  */
 export function zoneOffset(zone: Zone, ms: number): number {
-  if (zone.isUniversal) return zone.offset(ms);
-  const day = Math.floor(ms / DAY);
-  let byDay = offsets.get(zone.name);
-  const known = byDay?.get(day);
-  if (known !== undefined) return known;
-  const start = day * DAY;
-  const offset = zone.offset(start);
-  if (zone.offset(start + DAY - 1) !== offset) return zone.offset(ms);
-  if (keptDays >= MAX_KEPT_DAYS) {
-    offsets.clear();
-    keptDays = 0;
-  }
-  if (!byDay) offsets.set(zone.name, (byDay = new Map()));
-  byDay.set(day, offset);
-  keptDays += 1;
-  return offset;
+  return zone.isUniversal ? zone.offset(ms) : offsets.get(zone.name, ms, (at) => zone.offset(at));
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of the instant in the given zone. */
