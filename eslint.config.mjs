@@ -21,6 +21,7 @@ export default [
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:data-access', 'type:feature'] },
             { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
             { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:event', 'scope:venue', 'scope:organizer', 'scope:taxonomy', 'scope:records', 'scope:i18n', 'scope:shared'] },
+            { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:event', 'scope:venue', 'scope:organizer', 'scope:taxonomy', 'scope:records', 'scope:i18n', 'scope:shared'] },
             { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:event', 'scope:venue', 'scope:organizer', 'scope:taxonomy', 'scope:records', 'scope:i18n', 'scope:shared'] },
             { sourceTag: 'scope:event', onlyDependOnLibsWithTags: ['scope:event', 'scope:venue', 'scope:organizer', 'scope:taxonomy', 'scope:records', 'scope:i18n', 'scope:shared'] },
             { sourceTag: 'scope:venue', onlyDependOnLibsWithTags: ['scope:venue', 'scope:records', 'scope:i18n', 'scope:shared'] },

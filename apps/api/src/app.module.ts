@@ -9,6 +9,7 @@ import { OrganizerModule } from '@calendar/organizer';
 import { TaxonomyModule } from '@calendar/taxonomy';
 import { VenueModule } from '@calendar/venue';
 import { WebModule } from '@calendar/web';
+import { WebhookModule } from '@calendar/webhook';
 
 /** The composition root: the platform, then one module per bounded context, and the public pages on top of them. */
 @Module({})
@@ -16,7 +17,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, EventModule, VenueModule, OrganizerModule, TaxonomyModule, WebModule],
+      imports: [ConfigModule.forRoot(config), HttpPlatformModule, DatabaseModule.forRoot(), I18nModule, AuthModule, DiscoveryModule, EventModule, VenueModule, OrganizerModule, TaxonomyModule, WebModule, WebhookModule],
     };
   }
 }

@@ -30,7 +30,8 @@ describe(`the built bundle (${ENGINE})`, () => {
   let service: BuiltService;
   beforeAll(async () => {
     database = await createTestDatabase(ENGINE);
-    service = await startBuiltService({ DATABASE_URL: database.url, ADMIN_TOKEN });
+    // Webhooks to loopback are allowed here: the route walk subscribes a local address.
+    service = await startBuiltService({ DATABASE_URL: database.url, ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true' });
   }, 60_000);
   afterAll(async () => {
     const code = await service?.stop();
@@ -94,7 +95,30 @@ describe(`the built bundle (${ENGINE})`, () => {
     for (const [route, path, key] of lists) {
       const list = await hit('GET', route, path);
       expect([route, list.status, list.body.total, list.body[key].length, list.headers.get('x-wp-total')]).toEqual([route, 200, 1, 1, '1']);
+      // The sync of the kind (SPEC §16.2): everything in one page, and a token.
+      const synced = await hit('GET', `${route}/sync`, `${route}/sync`);
+      expect([route, synced.status, synced.body[key].length, typeof synced.body.sync_token]).toEqual([route, 200, 1, 'string']);
     }
+
+    // Webhooks (SPEC §17), an administrator's: every route, authenticated on reads too.
+    const hitAsAdministrator = async (method: string, route: string, path: string, body?: Record<string, unknown>) => {
+      touched.add(`${method} /calendar/events/v1${route}`);
+      const response = await fetch(`${service.base}${NS}${path}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      return { status: response.status, body: (await response.json()) as Answer['body'] };
+    };
+    const hook = await hitAsAdministrator('POST', '/webhooks', '/webhooks', { url: 'http://127.0.0.1:9/hook', types: ['tag.*'] });
+    expect([hook.status, hook.body.url, typeof hook.body.secret]).toEqual([201, 'http://127.0.0.1:9/hook', 'string']);
+    const one = `/webhooks/${hook.body.id}`;
+    expect((await hitAsAdministrator('GET', '/webhooks', '/webhooks')).body.webhooks.map((item: { id: number }) => item.id)).toEqual([hook.body.id]);
+    expect((await hitAsAdministrator('GET', '/webhooks/(?P<id>\\d+)', one)).body.types).toEqual(['tag.*']);
+    expect((await hitAsAdministrator('PATCH', '/webhooks/(?P<id>\\d+)', one, { description: 'Walk' })).body.description).toBe('Walk');
+    const ping = await hitAsAdministrator('POST', '/webhooks/(?P<id>\\d+)/ping', `${one}/ping`);
+    expect([ping.status, ping.body.type]).toEqual([202, 'webhook.ping']);
+    const deliveries = await hitAsAdministrator('GET', '/webhooks/(?P<id>\\d+)/deliveries', `${one}/deliveries`);
+    expect([deliveries.status, deliveries.body.deliveries.map((delivery: { id: number }) => delivery.id)]).toEqual([200, [ping.body.id]]);
+    const again = await hitAsAdministrator('POST', '/webhooks/(?P<id>\\d+)/deliveries/(?P<delivery_id>\\d+)/redeliver', `${one}/deliveries/${ping.body.id}/redeliver`);
+    expect([again.status, again.body.message_id]).toEqual([202, ping.body.message_id]);
+    expect((await hitAsAdministrator('DELETE', '/webhooks/(?P<id>\\d+)', one)).status).toBe(200);
 
     // The calendar feeds (SPEC §12) of the list and of the event.
     const host = new URL(service.base).host;

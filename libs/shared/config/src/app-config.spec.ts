@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       pageWalkRows: 2000,
       syncWait: 'auto',
       syncRetentionDays: 30,
+      webhookAllowPrivate: false,
     });
     expect(config.timezone.name).toBe('UTC');
   });
@@ -53,13 +54,13 @@ describe('loadConfig', () => {
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', DB_SYNC_WAIT: '16', SYNC_RETENTION_DAYS: '0' });
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', DB_SYNC_WAIT: '16', SYNC_RETENTION_DAYS: '0', WEBHOOK_ALLOW_PRIVATE: 'maybe' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
-      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'DB_SYNC_WAIT', 'SYNC_RETENTION_DAYS'].sort(),
+      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'DB_SYNC_WAIT', 'SYNC_RETENTION_DAYS', 'WEBHOOK_ALLOW_PRIVATE'].sort(),
     );
     expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
   });

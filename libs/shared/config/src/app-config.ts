@@ -41,6 +41,8 @@ export class AppConfig {
   syncWait: 'auto' | number;
   /** Days a sync token stays usable, and the change log keeps what it names (SPEC §16.2). */
   syncRetentionDays: number;
+  /** Whether webhook endpoints may be on loopback, private, link-local or unique-local addresses (SPEC §17.1). */
+  webhookAllowPrivate: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -145,6 +147,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const retention = read('SYNC_RETENTION_DAYS', '30');
   config.syncRetentionDays = Number(retention);
   if (!/^\d+$/.test(retention) || Number(retention) < 1 || Number(retention) > 3650) problems['SYNC_RETENTION_DAYS'] = 'must be a whole number of days from 1 to 3650';
+
+  const allowPrivate = read('WEBHOOK_ALLOW_PRIVATE', 'false').toLowerCase();
+  config.webhookAllowPrivate = allowPrivate === 'true';
+  if (!['true', 'false'].includes(allowPrivate)) problems['WEBHOOK_ALLOW_PRIVATE'] = 'must be true or false';
 
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;

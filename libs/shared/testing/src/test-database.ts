@@ -43,7 +43,7 @@ export async function resetDatabase(dataSource: DataSource): Promise<void> {
   // The tables of the entities, and those the service writes without one (`version_slots` and `event_span` keep
   // their rows: they only grow, as does `change_sequence`; `event_tally_state` names the zone the emptied day
   // counts are counted in).
-  const tables = [...dataSource.entityMetadatas.map((metadata) => metadata.tableName), 'idempotency_keys', 'event_day_counts', 'event_tallies', 'changes'];
+  const tables = [...dataSource.entityMetadatas.map((metadata) => metadata.tableName), 'idempotency_keys', 'event_day_counts', 'event_tallies', 'changes', 'webhooks', 'webhook_messages', 'webhook_attempts'];
   if (dataSource.options.type === 'mysql') {
     await dataSource.transaction(async (manager) => {
       await manager.query('SET FOREIGN_KEY_CHECKS = 0');

@@ -75,7 +75,8 @@ export class DiscoveryService {
     const routes: Record<string, IndexRoute> = {};
     const base = this.links.namespace(origin, language);
     for (const [path, item] of Object.entries(this.doc.paths)) {
-      const key = `/${NAMESPACE}${path === '/' ? '' : path.replace(/\{id\}/g, '(?P<id>\\d+)').replace(/\{slug\}/g, '(?P<slug>[^/]+)')}`;
+      // Ids are whole numbers (`{id}`, `{delivery_id}`); slugs any segment.
+      const key = `/${NAMESPACE}${path === '/' ? '' : path.replace(/\{(\w*id)\}/g, '(?P<$1>\\d+)').replace(/\{slug\}/g, '(?P<slug>[^/]+)')}`;
       const endpoints: IndexRoute['endpoints'] = [];
       const methods: string[] = [];
       for (const method of HTTP_METHODS) {

@@ -1,0 +1,268 @@
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Clock } from '@calendar/shared/database';
+import { WebhookWorker } from '@calendar/webhook';
+import { Webhook } from 'standardwebhooks';
+import { API, startTestApp, TestApp } from './support/test-app';
+
+const NS = '/wp-json/calendar/events/v1';
+
+/** A receiver on loopback: answers each request with the next status of its script (200 once it runs out). */
+class Receiver {
+  readonly received: { headers: IncomingHttpHeaders; body: string; status: number }[] = [];
+  private script: (number | { status: number; headers: Record<string, string> })[] = [];
+  private server: Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const next = this.script.shift() ?? 200;
+        const { status, headers } = typeof next === 'number' ? { status: next, headers: {} } : next;
+        this.received.push({ headers: request.headers, body, status });
+        response.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(`answer ${status}`);
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+    return this;
+  }
+
+  answer(...script: (number | { status: number; headers: Record<string, string> })[]): void {
+    this.script = script;
+  }
+
+  /** Waits until `count` requests arrived (5 s at most). */
+  async waitFor(count: number): Promise<void> {
+    for (let waited = 0; this.received.length < count; waited += 20) {
+      if (waited > 5000) throw new Error(`the receiver got ${this.received.length} requests, not ${count}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  bodies(): { type: string; data: { id: number; kind: string; object: Record<string, unknown> | null } }[] {
+    return this.received.map((request) => JSON.parse(request.body));
+  }
+
+  close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    return closed;
+  }
+}
+
+describe('webhooks (SPEC §17)', () => {
+  let t: TestApp;
+  let admin: { id: number; token: string };
+  let receiver: Receiver;
+  beforeAll(async () => {
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.reset();
+    admin = await t.user('administrator');
+    receiver = await new Receiver().start();
+  });
+  afterEach(() => receiver.close());
+
+  const send = (method: string, path: string, json?: Record<string, unknown>, token = admin.token) => t.request(method, `${NS}/${path}`, { token, json });
+  const subscribe = async (body: Record<string, unknown> = {}) => {
+    const reply = await send('POST', 'webhooks', { url: receiver.url, ...body });
+    expect(reply.status).toBe(201);
+    return reply.body as { id: number; secret: string };
+  };
+  const event = async (body: Record<string, unknown> = {}) => {
+    const reply = await send('POST', 'events', { title: 'Gig', start_date: '2030-04-01 20:00', end_date: '2030-04-01 22:00', ...body });
+    expect(reply.status).toBe(201);
+    return reply.body as { id: number };
+  };
+  const clock = () => t.get(Clock);
+  /** Moves the service's clock on by `ms` more (kept until the test ends) and runs one delivery pass. */
+  const later = async (ms: number) => {
+    const base = clock().now();
+    clock().now = () => new Date(base.getTime() + ms);
+    await t.get(WebhookWorker).tick();
+  };
+  afterEach(() => {
+    clock().now = () => new Date();
+  });
+
+  it('is for administrators only: 401 anonymous, 403 for others', async () => {
+    const editor = await t.user('editor');
+    expect((await t.request('GET', `${NS}/webhooks`)).status).toBe(401);
+    const forbidden = await send('POST', 'webhooks', { url: receiver.url }, editor.token);
+    expect([forbidden.status, forbidden.body.code]).toEqual([403, 'rest_forbidden']);
+  });
+
+  it('creates an endpoint with a secret shown once, lists, updates and deletes it', async () => {
+    const created = await send('POST', 'webhooks', { url: receiver.url, types: ['event.*', 'venue.deleted'], description: 'Site rebuild' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: 1,
+      url: receiver.url,
+      types: ['event.*', 'venue.deleted'],
+      description: 'Site rebuild',
+      enabled: true,
+      disabled_reason: null,
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      rest_url: `${API}/webhooks/1`,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    const read = await send('GET', 'webhooks/1');
+    expect(read.body).toEqual({ ...created.body, secret: undefined });
+    expect(Object.keys(read.body)).not.toContain('secret');
+    const list = await send('GET', 'webhooks');
+    expect([list.status, list.headers['x-wp-total'], list.body.webhooks.map((hook: { id: number }) => hook.id)]).toEqual([200, '1', [1]]);
+    const disabled = await send('PATCH', 'webhooks/1', { enabled: false, description: '' });
+    expect(disabled.body).toMatchObject({ enabled: false, disabled_reason: 'manual', description: '' });
+    const rotated = await send('PATCH', 'webhooks/1', { rotate_secret: true });
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(created.body.secret);
+    expect((await send('DELETE', 'webhooks/1')).status).toBe(200);
+    expect((await send('GET', 'webhooks/1')).body).toEqual({ code: 'rest-webhook-not-found', message: 'The webhook does not exist.', data: { status: 404 } });
+  });
+
+  it('refuses URLs that are not absolute http(s), and types it does not know, naming them', async () => {
+    const reply = await send('POST', 'webhooks', { url: 'ftp://example.org/x' });
+    expect(reply.body).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): url', data: { status: 400, params: { url: 'must be an absolute http or https URL' } } });
+    const types = await send('POST', 'webhooks', { url: receiver.url, types: ['event.moved'] });
+    expect([types.status, Object.keys(types.body.data.params)]).toEqual([400, ['types']]);
+    expect((await send('GET', 'webhooks')).headers['x-wp-total']).toBe('0');
+  });
+
+  it('delivers every change as a signed Standard Webhooks message, with the record as an administrator reads it', async () => {
+    const { secret } = await subscribe();
+    const { id } = await event({ title: 'Signed gig' });
+    await receiver.waitFor(1);
+    const [request] = receiver.received;
+    const verified = new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
+    const asRead = await send('GET', `events/${id}`);
+    expect(verified).toEqual({
+      type: 'event.created',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      data: { id, kind: 'event', rest_url: `${API}/events/${id}`, object: asRead.body },
+    });
+    expect(request.headers['webhook-id']).toMatch(/^msg_[A-Za-z0-9_-]{24}$/);
+    expect(request.headers['content-type']).toBe('application/json');
+
+    // A trash is `deleted`, a restore `updated`; a venue, a category.
+    expect((await send('DELETE', `events/${id}`)).status).toBe(200);
+    expect((await send('POST', `events/${id}`, { status: 'publish' })).status).toBe(200);
+    expect((await send('POST', 'venues', { venue: 'Hall' })).status).toBe(201);
+    expect((await send('POST', 'categories', { name: 'Jazz' })).status).toBe(201);
+    await receiver.waitFor(5);
+    expect(receiver.bodies().map((body) => `${body.type} ${body.data.kind}`)).toEqual(['event.created event', 'event.deleted event', 'event.updated event', 'venue.created venue', 'category.created category']);
+    expect(receiver.bodies()[1].data.object).toMatchObject({ id, status: 'trash' });
+  });
+
+  it('sends only the types an endpoint subscribes to, and a message per occurrence of a series', async () => {
+    await subscribe({ types: ['event.created'] });
+    // Starting tomorrow: the series' occurrences are written with it (within its horizon).
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const head = await event({ title: 'Weekly', start_date: `${tomorrow} 20:00`, end_date: `${tomorrow} 22:00`, recurrence: 'RRULE:FREQ=WEEKLY;COUNT=3' });
+    expect((await send('POST', 'venues', { venue: 'Ignored' })).status).toBe(201);
+    await receiver.waitFor(3);
+    await t.get(WebhookWorker).tick();
+    const created = receiver.bodies().map((body) => body.data.id);
+    expect(receiver.bodies().every((body) => body.type === 'event.created')).toBe(true);
+    expect(created).toContain(head.id);
+    expect(new Set(created).size).toBe(created.length);
+    expect(created.length).toBe(3);
+  });
+
+  it('retries on Standard Webhooks’ schedule with the same id, honours Retry-After, and logs every attempt', async () => {
+    receiver.answer(500, { status: 503, headers: { 'retry-after': '120' } }, 200);
+    const { id: hook } = await subscribe();
+    const { id } = await event();
+    await receiver.waitFor(1);
+    // The second attempt 5 s (±20 %) after the first: not at 3 s, by 6.1 s.
+    await later(3_000);
+    expect(receiver.received.length).toBe(1);
+    await later(3_100);
+    await receiver.waitFor(2);
+    // The third 5 minutes (±20 %) after the second: Retry-After's 120 s is sooner, so the schedule's delay holds.
+    await later(130_000);
+    expect(receiver.received.length).toBe(2);
+    await later(240_000);
+    await receiver.waitFor(3);
+    const ids = receiver.received.map((request) => request.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(1);
+    const log = await send('GET', `webhooks/${hook}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(log.body.deliveries).toEqual([
+      {
+        id: 1,
+        message_id: ids[0],
+        type: 'event.created',
+        record: { kind: 'event', id },
+        state: 'delivered',
+        next_attempt_at: null,
+        created: expect.any(String),
+        attempts: [500, 503, 200].map((status) => ({ at: expect.any(String), status, duration_ms: expect.any(Number), error: status === 200 ? null : `HTTP ${status}`, response: `answer ${status}` })),
+      },
+    ]);
+  });
+
+  it('keeps the order of messages about one record: a later one waits while an earlier one is retried', async () => {
+    receiver.answer(503);
+    await subscribe();
+    const { id } = await event({ title: 'First' });
+    await receiver.waitFor(1);
+    expect((await send('POST', `events/${id}`, { title: 'Second' })).status).toBe(200);
+    const other = await event({ title: 'Other' });
+    await receiver.waitFor(2);
+    await t.get(WebhookWorker).tick();
+    // The other record's message went out; the update waits behind the failed create.
+    expect(receiver.bodies().map((body) => `${body.type} ${body.data.id}`)).toEqual([`event.created ${id}`, `event.created ${other.id}`]);
+    await later(7_000);
+    await receiver.waitFor(3);
+    await t.get(WebhookWorker).tick();
+    await receiver.waitFor(4);
+    expect(receiver.bodies().map((body) => `${body.type} ${body.data.id}`)).toEqual([`event.created ${id}`, `event.created ${other.id}`, `event.created ${id}`, `event.updated ${id}`]);
+  });
+
+  it('disables an endpoint that answers 410, and sends it nothing more until it is enabled again', async () => {
+    receiver.answer(410);
+    const { id: hook } = await subscribe();
+    await event({ title: 'Gone' });
+    await receiver.waitFor(1);
+    for (let waited = 0; (await send('GET', `webhooks/${hook}`)).body.enabled; waited += 20) {
+      if (waited > 3000) throw new Error('not disabled');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await send('GET', `webhooks/${hook}`)).body).toMatchObject({ enabled: false, disabled_reason: 'gone' });
+    await event({ title: 'Not sent' });
+    await later(60_000);
+    expect(receiver.received.length).toBe(1);
+    expect((await send('PATCH', `webhooks/${hook}`, { enabled: true })).body).toMatchObject({ enabled: true, disabled_reason: null });
+    // The message that met the 410 goes out again; the event written while it was disabled made none.
+    await receiver.waitFor(2);
+    expect(receiver.bodies().map((body) => body.data.object?.['title'])).toEqual(['Gone', 'Gone']);
+  });
+
+  it('signs with both keys for a day after a rotation, pings, and redelivers', async () => {
+    const { id: hook, secret: old } = await subscribe();
+    const rotated = await send('PATCH', `webhooks/${hook}`, { rotate_secret: true });
+    const ping = await send('POST', `webhooks/${hook}/ping`);
+    expect([ping.status, ping.body.type, ping.body.state]).toEqual([202, 'webhook.ping', 'pending']);
+    await receiver.waitFor(1);
+    const [request] = receiver.received;
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const secret of [old, rotated.body.secret]) expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).toMatchObject({ type: 'webhook.ping' });
+    const again = await send('POST', `webhooks/${hook}/deliveries/${ping.body.id}/redeliver`);
+    expect([again.status, again.body.message_id]).toEqual([202, ping.body.message_id]);
+    await receiver.waitFor(2);
+    expect(receiver.received[1].body).toBe(request.body);
+    // A day later, the old key no longer signs.
+    await later(86_400_000 + 1_000);
+    await send('POST', `webhooks/${hook}/ping`);
+    await t.get(WebhookWorker).tick();
+    await receiver.waitFor(3);
+    expect(String(receiver.received[2].headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect((await send('POST', `webhooks/${hook}/deliveries/999/redeliver`)).body.code).toBe('rest-delivery-not-found');
+  });
+});
