@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Clock } from '@calendar/shared/database';
 import { WebhookWorker } from '@calendar/webhook';
 import { Webhook } from 'standardwebhooks';
-import { API, startTestApp, TestApp } from './support/test-app';
+import { API, startTestApp, startTwoInstances, TestApp } from './support/test-app';
 
 const NS = '/wp-json/calendar/events/v1';
 
@@ -89,6 +89,15 @@ describe('webhooks (SPEC §17)', () => {
   afterEach(() => {
     clock().now = () => new Date();
   });
+  /** Waits until the endpoint's log holds `count` attempts in all (an attempt is logged after its answer came). */
+  const logged = async (hook: number, count: number) => {
+    for (let waited = 0; ; waited += 20) {
+      const log = await send('GET', `webhooks/${hook}/deliveries?per_page=100`);
+      if (log.body.deliveries.reduce((sum: number, delivery: { attempts: unknown[] }) => sum + delivery.attempts.length, 0) >= count) return;
+      if (waited > 3000) throw new Error(`the log does not hold ${count} attempts`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 
   it('is for administrators only: 401 anonymous, 403 for others', async () => {
     const editor = await t.user('editor');
@@ -155,8 +164,11 @@ describe('webhooks (SPEC §17)', () => {
     expect((await send('POST', 'venues', { venue: 'Hall' })).status).toBe(201);
     expect((await send('POST', 'categories', { name: 'Jazz' })).status).toBe(201);
     await receiver.waitFor(5);
-    expect(receiver.bodies().map((body) => `${body.type} ${body.data.kind}`)).toEqual(['event.created event', 'event.deleted event', 'event.updated event', 'venue.created venue', 'category.created category']);
-    expect(receiver.bodies()[1].data.object).toMatchObject({ id, status: 'trash' });
+    // In the order of the writes for one record; different records go in parallel.
+    const bodies = receiver.bodies();
+    expect(bodies.filter((body) => body.data.kind === 'event').map((body) => body.type)).toEqual(['event.created', 'event.deleted', 'event.updated']);
+    expect(bodies.map((body) => `${body.type} ${body.data.kind}`).sort()).toEqual(['category.created category', 'event.created event', 'event.deleted event', 'event.updated event', 'venue.created venue']);
+    expect(bodies.find((body) => body.type === 'event.deleted')?.data.object).toMatchObject({ id, status: 'trash' });
   });
 
   it('sends only the types an endpoint subscribes to, and a message per occurrence of a series', async () => {
@@ -179,11 +191,13 @@ describe('webhooks (SPEC §17)', () => {
     const { id: hook } = await subscribe();
     const { id } = await event();
     await receiver.waitFor(1);
+    await logged(hook, 1);
     // The second attempt 5 s (±20 %) after the first: not at 3 s, by 6.1 s.
     await later(3_000);
     expect(receiver.received.length).toBe(1);
     await later(3_100);
     await receiver.waitFor(2);
+    await logged(hook, 2);
     // The third 5 minutes (±20 %) after the second: Retry-After's 120 s is sooner, so the schedule's delay holds.
     await later(130_000);
     expect(receiver.received.length).toBe(2);
@@ -209,9 +223,10 @@ describe('webhooks (SPEC §17)', () => {
 
   it('keeps the order of messages about one record: a later one waits while an earlier one is retried', async () => {
     receiver.answer(503);
-    await subscribe();
+    const { id: hook } = await subscribe();
     const { id } = await event({ title: 'First' });
     await receiver.waitFor(1);
+    await logged(hook, 1);
     expect((await send('POST', `events/${id}`, { title: 'Second' })).status).toBe(200);
     const other = await event({ title: 'Other' });
     await receiver.waitFor(2);
@@ -230,6 +245,7 @@ describe('webhooks (SPEC §17)', () => {
     const { id: hook } = await subscribe();
     await event({ title: 'Gone' });
     await receiver.waitFor(1);
+    await logged(hook, 1);
     for (let waited = 0; (await send('GET', `webhooks/${hook}`)).body.enabled; waited += 20) {
       if (waited > 3000) throw new Error('not disabled');
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -264,5 +280,70 @@ describe('webhooks (SPEC §17)', () => {
     await receiver.waitFor(3);
     expect(String(receiver.received[2].headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect((await send('POST', `webhooks/${hook}/deliveries/999/redeliver`)).body.code).toBe('rest-delivery-not-found');
+  });
+
+  it('disables an endpoint whose every delivery failed for five days, and drops the log after thirty', async () => {
+    receiver.answer(...Array(50).fill(500));
+    const { id: hook } = await subscribe();
+    await event({ title: 'Failing' });
+    await receiver.waitFor(1);
+    // The first attempt recorded (its failure starts the endpoint's run of failures) before time moves on.
+    await logged(hook, 1);
+    // Its retries fail on schedule; the one five days after the first failure disables the endpoint.
+    await later(5 * 86_400_000 + 60_000);
+    for (let waited = 0; (await send('GET', `webhooks/${hook}`)).body.enabled; waited += 20) {
+      if (waited > 3000) throw new Error('not disabled');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await send('GET', `webhooks/${hook}`)).body).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+    const before = await send('GET', `webhooks/${hook}/deliveries`);
+    expect(before.body.deliveries.map((delivery: { state: string; attempts: unknown[] }) => [delivery.state, delivery.attempts.length])).toEqual([['pending', 2]]);
+    // Thirty days on, the attempts (and the messages that are over) are gone; the pending message stays.
+    await later(31 * 86_400_000);
+    const after = await send('GET', `webhooks/${hook}/deliveries`);
+    expect(after.body.deliveries.map((delivery: { state: string; attempts: unknown[] }) => [delivery.state, delivery.attempts.length])).toEqual([['pending', 0]]);
+  });
+
+  it('refuses an endpoint on a loopback address unless WEBHOOK_ALLOW_PRIVATE is true', async () => {
+    const strict = await startTestApp();
+    try {
+      const token = (await strict.user('administrator')).token;
+      const reply = await strict.request('POST', `${NS}/webhooks`, { token, json: { url: receiver.url } });
+      expect(reply.body).toEqual({
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): url',
+        data: { status: 400, params: { url: 'resolves to 127.0.0.1, a loopback, private, link-local or unique-local address (WEBHOOK_ALLOW_PRIVATE=true allows it)' } },
+      });
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('webhooks delivered by two instances of one database (SPEC §17.3)', () => {
+  it('makes each attempt of each message once, whichever instance writes or delivers', async () => {
+    const { a, b, close } = await startTwoInstances({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    const receiver = await new Receiver().start();
+    try {
+      const token = (await a.user('administrator')).token;
+      const hook = await a.request('POST', `${NS}/webhooks`, { token, json: { url: receiver.url } });
+      expect(hook.status).toBe(201);
+      const writes = await Promise.all(
+        Array.from({ length: 30 }, (_, n) =>
+          (n % 2 === 0 ? a : b).request('POST', `${NS}/events`, { token, json: { title: `Pair ${n}`, start_date: '2030-06-01 19:00', end_date: '2030-06-01 21:00' } }),
+        ),
+      );
+      expect(writes.map((reply) => reply.status)).toEqual(Array(30).fill(201));
+      await receiver.waitFor(30);
+      // A moment more: a second attempt of any message would arrive now.
+      await Promise.all([a.get(WebhookWorker).tick(), b.get(WebhookWorker).tick()]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const ids = receiver.received.map((request) => request.headers['webhook-id']);
+      expect([ids.length, new Set(ids).size]).toEqual([30, 30]);
+      expect(new Set(receiver.bodies().map((body) => body.data.id)).size).toBe(30);
+    } finally {
+      await receiver.close();
+      await close();
+    }
   });
 });

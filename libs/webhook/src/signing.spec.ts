@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { isInternalAddress, urlProblem } from './address';
+import { hostProblem, isInternalAddress, urlProblem } from './address';
 import { newMessageId, newSecret, signature } from './signing';
 
 describe('signing (Standard Webhooks)', () => {
@@ -33,5 +33,13 @@ describe('endpoint addresses (SPEC §17.1)', () => {
       'must be an absolute http or https URL',
       'must not carry credentials',
     ]);
+  });
+
+  it('checks the address a host name resolves to, and literal addresses as they are', async () => {
+    expect(await hostProblem('http://127.0.0.1:8080/hook')).toBe('resolves to 127.0.0.1, a loopback, private, link-local or unique-local address (WEBHOOK_ALLOW_PRIVATE=true allows it)');
+    expect(await hostProblem('http://[::1]/hook')).toMatch(/^resolves to ::1, /);
+    expect(await hostProblem('http://localhost/hook')).toMatch(/^resolves to (127\.0\.0\.1|::1), /);
+    expect(await hostProblem('http://203.0.113.7/hook')).toBeNull();
+    expect(await hostProblem('https://no-such-host.invalid/hook')).toBe('the host no-such-host.invalid does not resolve');
   });
 });

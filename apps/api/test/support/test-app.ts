@@ -168,11 +168,11 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
 }
 
 /** Two instances of the application on one database of their own: a shared SQLite file, or a new MySQL database. */
-export async function startTwoInstances(): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+export async function startTwoInstances(env: Record<string, string> = {}): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
   const directory = mkdtempSync(join(tmpdir(), 'calendar-instances-'));
   const database: TestDatabase = ENGINE === 'sqlite' ? { url: `sqlite:${join(directory, 'shared.sqlite')}`, drop: async () => undefined } : await createTestDatabase('mysql');
-  const a = await startTestApp({}, { database });
-  const b = await startTestApp({}, { database });
+  const a = await startTestApp(env, { database });
+  const b = await startTestApp(env, { database });
   return {
     a,
     b,
