@@ -7,6 +7,7 @@ import { BuiltService, createTestDatabase, rssMb, startBuiltService, TestDatabas
 import { runExample } from '../../../tools/client/src/example';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { readMirror, syncOnce } from '../../../tools/client/src/mirror';
+import { Receiver } from './support/receiver';
 import { ENGINE } from './support/test-app';
 
 /*
@@ -273,6 +274,52 @@ describe(`a local copy kept by the typed client's sync loop (${ENGINE}, SPEC §1
       expect(Object.values(readMirror(file).events).sort((a, b) => a.id - b.id)).toEqual(listed.events);
     } finally {
       await service.stop();
+      await database.drop();
+    }
+  }, 120_000);
+});
+
+describe(`webhooks of the built bundle across a kill -9 and a SIGTERM (${ENGINE}, SPEC §17.3)`, () => {
+  it('delivers every pending message after the process was killed, and finishes a delivery in flight before it stops', async () => {
+    const database = await createTestDatabase(ENGINE);
+    const receiver = await new Receiver().start();
+    // SQLite: a file, which the process started again finds.
+    const url = ENGINE === 'sqlite' ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'calendar-kill-')), 'calendar.sqlite')}` : database.url;
+    const env = { DATABASE_URL: url, ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE: 'true' };
+    let service = await startBuiltService(env);
+    try {
+      const post = async (path: string, body: Record<string, unknown>) => {
+        const reply = await fetch(`${service.base}${NS}/${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(reply.status).toBe(201);
+        return (await reply.json()) as { id: number };
+      };
+      await post('webhooks', { url: receiver.url, types: ['event.*'] });
+      // Every first attempt fails: the messages are pending, due again in about 5 s, when the process is killed.
+      receiver.answer(...Array(5).fill(503));
+      for (let n = 0; n < 5; n += 1) await post('events', { title: `Killed ${n}`, start_date: '2031-03-01 19:00', end_date: '2031-03-01 21:00' });
+      await receiver.waitFor(5);
+      service.process.kill('SIGKILL');
+      expect(await service.stop()).toBeNull();
+      service = await startBuiltService(env);
+      // The four whose attempt ended are due 5 s on; the one cut off by the kill once its claim (20 s) ran out.
+      await receiver.waitFor(10, 35_000);
+      const delivered = receiver.received.filter((request) => request.status === 200).map((request) => request.headers['webhook-id']);
+      const failed = receiver.received.filter((request) => request.status === 503).map((request) => request.headers['webhook-id']);
+      expect([delivered.length, new Set(delivered).size, [...delivered].sort()]).toEqual([5, 5, [...failed].sort()]);
+
+      // A slow receiver: SIGTERM while its answer is awaited; the process waits for it, logs it, and exits 0.
+      receiver.delayMs = 1_500;
+      await post('events', { title: 'In flight', start_date: '2031-03-02 19:00', end_date: '2031-03-02 21:00' });
+      await receiver.waitFor(11);
+      expect(await service.stop()).toBe(0);
+      receiver.delayMs = 0;
+      service = await startBuiltService(env);
+      // Delivered before the stop: not sent again after the start.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(receiver.received.length).toBe(11);
+    } finally {
+      await service.stop();
+      await receiver.close();
       await database.drop();
     }
   }, 120_000);

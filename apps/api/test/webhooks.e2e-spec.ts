@@ -1,57 +1,10 @@
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Clock } from '@calendar/shared/database';
 import { WebhookWorker } from '@calendar/webhook';
 import { Webhook } from 'standardwebhooks';
+import { Receiver } from './support/receiver';
 import { API, startTestApp, startTwoInstances, TestApp } from './support/test-app';
 
 const NS = '/wp-json/calendar/events/v1';
-
-/** A receiver on loopback: answers each request with the next status of its script (200 once it runs out). */
-class Receiver {
-  readonly received: { headers: IncomingHttpHeaders; body: string; status: number }[] = [];
-  private script: (number | { status: number; headers: Record<string, string> })[] = [];
-  private server: Server;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => {
-        const next = this.script.shift() ?? 200;
-        const { status, headers } = typeof next === 'number' ? { status: next, headers: {} } : next;
-        this.received.push({ headers: request.headers, body, status });
-        response.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(`answer ${status}`);
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-    return this;
-  }
-
-  answer(...script: (number | { status: number; headers: Record<string, string> })[]): void {
-    this.script = script;
-  }
-
-  /** Waits until `count` requests arrived (5 s at most). */
-  async waitFor(count: number): Promise<void> {
-    for (let waited = 0; this.received.length < count; waited += 20) {
-      if (waited > 5000) throw new Error(`the receiver got ${this.received.length} requests, not ${count}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
-  bodies(): { type: string; data: { id: number; kind: string; object: Record<string, unknown> | null } }[] {
-    return this.received.map((request) => JSON.parse(request.body));
-  }
-
-  close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    return closed;
-  }
-}
 
 describe('webhooks (SPEC §17)', () => {
   let t: TestApp;

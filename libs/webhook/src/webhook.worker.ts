@@ -15,8 +15,11 @@ import { PING_TYPE, retryDelayMs } from './webhook-types';
 
 /** How long one attempt may take (SPEC §17.3). */
 const ATTEMPT_TIMEOUT_MS = 15_000;
-/** How long a claim holds a message: past it, another instance may make the attempt (this one was killed). */
-const LEASE_MS = 60_000;
+/**
+ * How long a claim holds a message: past it, another instance may make the attempt (this one was killed). An
+ * attempt is cut off a second before its lease ends, so two attempts of one message never overlap.
+ */
+const LEASE_MS = 20_000;
 /** An endpoint whose every delivery has failed this long is disabled. */
 const FAILING_FOR_MS = 5 * 86_400_000;
 /** How often an idle worker looks for due messages (a write through this instance wakes it at once). */
@@ -83,7 +86,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     for (const message of await this.store.due(now, BATCH)) {
       if (await this.store.claim(message.id, now, now + LEASE_MS)) claimed.push(message);
     }
-    await Promise.all(claimed.map((message) => this.track(this.attempt(message))));
+    // The lease is counted in real time (the clock of the claim may be a test's): the attempt stops before it ends.
+    const leaseEnd = Date.now() + LEASE_MS;
+    await Promise.all(claimed.map((message) => this.track(this.attempt(message, leaseEnd))));
     if (now - this.lastPrune > 3_600_000) {
       this.lastPrune = now;
       await this.store.prune(now - KEEP_MS);
@@ -118,11 +123,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One attempt of a claimed message, and its outcome recorded. */
-  private async attempt(message: MessageRow): Promise<void> {
+  private async attempt(message: MessageRow, leaseEnd: number): Promise<void> {
     const webhook = await this.store.get(message.webhookId);
     if (!webhook) return;
     const started = this.clock.now().getTime();
-    const result = await this.send(message, webhook).catch((error: Error) => ({ status: null, error: error.message.slice(0, 500), response: null, retryAfter: null }));
+    const result = await this.send(message, webhook, leaseEnd).catch((error: Error) => ({ status: null, error: error.message.slice(0, 500), response: null, retryAfter: null }));
     const finished = this.clock.now().getTime();
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attempts = message.attempts + 1;
@@ -152,7 +157,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  private async send(message: MessageRow, webhook: WebhookRow): Promise<{ status: number | null; error: string | null; response: string | null; retryAfter: number | null }> {
+  private async send(message: MessageRow, webhook: WebhookRow, leaseEnd: number): Promise<{ status: number | null; error: string | null; response: string | null; retryAfter: number | null }> {
     const body = message.body ?? (await this.render(message, webhook));
     if (!this.config.webhookAllowPrivate) {
       const problem = await hostProblem(webhook.url);
@@ -160,6 +165,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const now = this.clock.now().getTime();
     const timestamp = Math.floor(now / 1000);
+    const left = leaseEnd - Date.now() - 1_000;
+    if (left <= 0) return { status: null, error: 'not sent: the claim ran out while the body was made', response: null, retryAfter: null };
     const secrets = webhook.previousSecret && (webhook.previousUntil ?? 0) > now ? [webhook.secret, webhook.previousSecret] : [webhook.secret];
     const response = await fetch(webhook.url, {
       method: 'POST',
@@ -172,7 +179,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       },
       body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      signal: AbortSignal.timeout(Math.min(ATTEMPT_TIMEOUT_MS, left)),
     });
     const text = (await response.text().catch(() => '')).slice(0, RESPONSE_KEPT);
     const retryAfter = [429, 503].includes(response.status) ? retryAfterSeconds(response.headers.get('retry-after'), now) : null;
