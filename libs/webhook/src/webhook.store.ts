@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@calendar/shared/database';
-import { DataSource, EntityManager, QueryResult, QueryRunner } from 'typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
 
 /** An endpoint as stored. */
 export interface WebhookRow {
@@ -118,6 +119,13 @@ export class WebhookStore {
     return row ? webhookOf(row) : null;
   }
 
+  /** Endpoints by id (those that exist). */
+  async many(ids: number[]): Promise<Map<number, WebhookRow>> {
+    if (ids.length === 0) return new Map();
+    const rows: Row[] = await this.dataSource.query(`SELECT * FROM webhooks WHERE id IN (${placeholders(ids.length)})`, ids);
+    return new Map(rows.map((row) => [Number(row['id']), webhookOf(row)]));
+  }
+
   async create(fields: { url: string; types: string[]; description: string; enabled: boolean; secret: string; origin: string }, now: number): Promise<number> {
     return this.transactions.runApart(async (manager) => {
       await manager.query('INSERT INTO webhooks (url, types, description, enabled, secret, origin, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
@@ -210,17 +218,28 @@ export class WebhookStore {
     return rows.map(messageOf);
   }
 
-  /** Claims a message for one attempt until `until`; false when another instance holds it or it is done. */
-  async claim(id: number, now: number, until: number): Promise<boolean> {
-    const result = await this.transactions.runApart((manager) =>
-      (manager.queryRunner as QueryRunner).query(`UPDATE webhook_messages SET claimed_until = ? WHERE id = ? AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`, [until, id, now], true),
+  /**
+   * Claims messages for one attempt each until `until`, in one statement; answers the ids this claim holds (not
+   * those another instance holds, nor those done meanwhile).
+   */
+  async claim(ids: number[], now: number, until: number): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const claim = randomBytes(12).toString('base64url');
+    await this.transactions.runApart((manager) =>
+      manager.query(`UPDATE webhook_messages SET claimed_until = ?, claimed_by = ? WHERE id IN (${placeholders(ids.length)}) AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`, [until, claim, ...ids, now]),
     );
-    return (result as QueryResult).affected === 1;
+    const held: Row[] = await this.dataSource.query(`SELECT id FROM webhook_messages WHERE id IN (${placeholders(ids.length)}) AND claimed_by = ?`, [...ids, claim]);
+    return new Set(held.map((row) => Number(row['id'])));
   }
 
-  /** Keeps the body a message is sent with on every attempt (made at its first). */
-  async setBody(id: number, body: string): Promise<void> {
-    await this.transactions.runApart((manager) => manager.query('UPDATE webhook_messages SET body = ? WHERE id = ? AND body IS NULL', [body, id]));
+  /**
+   * Keeps the body a message is sent with on every attempt (made at its first), and gives it to the messages of
+   * the same change to other endpoints (same record, type and time) that have none yet.
+   */
+  async setBody(message: MessageRow, body: string): Promise<void> {
+    await this.transactions.runApart((manager) =>
+      manager.query('UPDATE webhook_messages SET body = ? WHERE body IS NULL AND kind = ? AND record_id = ? AND type = ? AND created_at = ?', [body, message.kind, message.recordId, message.type, message.createdAt]),
+    );
   }
 
   async body(id: number): Promise<string | null> {

@@ -25,7 +25,7 @@ const FAILING_FOR_MS = 5 * 86_400_000;
 /** How often an idle worker looks for due messages (a write through this instance wakes it at once). */
 const IDLE_POLL_MS = 1_000;
 /** Messages claimed per pass. */
-const BATCH = 20;
+const BATCH = 50;
 /** Attempts (and finished messages) are kept this long. */
 const KEEP_MS = 30 * 86_400_000;
 /** The answer's first bytes kept with an attempt. */
@@ -50,6 +50,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private wakeUp: (() => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private lastPrune = 0;
+  /** Bodies being made in this pass, by change (see `bodyOf`). */
+  private readonly rendering = new Map<string, Promise<string>>();
 
   constructor(
     private readonly store: WebhookStore,
@@ -62,8 +64,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly terms: TermService,
   ) {}
 
+  /** Started with the application unless `WEBHOOK_DELIVERY=off` (an instance that only answers the API). */
   onApplicationBootstrap(): void {
-    this.loop = this.run();
+    if (this.config.webhookDelivery) this.loop = this.run();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -82,13 +85,17 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   /** One pass: claims the messages due now and makes one attempt of each; answers how many. */
   async tick(): Promise<number> {
     const now = this.clock.now().getTime();
-    const claimed: MessageRow[] = [];
-    for (const message of await this.store.due(now, BATCH)) {
-      if (await this.store.claim(message.id, now, now + LEASE_MS)) claimed.push(message);
-    }
+    const due = await this.store.due(now, BATCH);
+    const held = await this.store.claim(due.map((message) => message.id), now, now + LEASE_MS);
+    const claimed = due.filter((message) => held.has(message.id));
     // The lease is counted in real time (the clock of the claim may be a test's): the attempt stops before it ends.
     const leaseEnd = Date.now() + LEASE_MS;
-    await Promise.all(claimed.map((message) => this.track(this.attempt(message, leaseEnd))));
+    const endpoints = await this.store.many([...new Set(claimed.map((message) => message.webhookId))]);
+    try {
+      await Promise.all(claimed.map((message) => this.track(this.attempt(message, endpoints.get(message.webhookId), leaseEnd))));
+    } finally {
+      this.rendering.clear();
+    }
     if (now - this.lastPrune > 3_600_000) {
       this.lastPrune = now;
       await this.store.prune(now - KEEP_MS);
@@ -123,8 +130,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One attempt of a claimed message, and its outcome recorded. */
-  private async attempt(message: MessageRow, leaseEnd: number): Promise<void> {
-    const webhook = await this.store.get(message.webhookId);
+  private async attempt(message: MessageRow, webhook: WebhookRow | undefined, leaseEnd: number): Promise<void> {
+    // Deleted since it was claimed: its messages went with it.
     if (!webhook) return;
     const started = this.clock.now().getTime();
     const result = await this.send(message, webhook, leaseEnd).catch((error: Error) => ({ status: null, error: error.message.slice(0, 500), response: null, retryAfter: null }));
@@ -158,7 +165,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async send(message: MessageRow, webhook: WebhookRow, leaseEnd: number): Promise<{ status: number | null; error: string | null; response: string | null; retryAfter: number | null }> {
-    const body = message.body ?? (await this.render(message, webhook));
+    const body = message.body ?? (await this.bodyOf(message, webhook));
     if (!this.config.webhookAllowPrivate) {
       const problem = await hostProblem(webhook.url);
       if (problem) return { status: null, error: `not sent: the URL's host ${problem}`, response: null, retryAfter: null };
@@ -187,6 +194,19 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     return { status: response.status, error, response: text, retryAfter };
   }
 
+  /** A message's body, made once for the messages of one change to several endpoints claimed together. */
+  private bodyOf(message: MessageRow, webhook: WebhookRow): Promise<string> {
+    const key = `${message.kind}:${message.recordId}:${message.type}:${message.createdAt}:${webhook.origin}`;
+    let made = this.rendering.get(key);
+    if (!made) {
+      made = this.render(message, webhook);
+      this.rendering.set(key, made);
+      // Kept while the claims of its pass are attempted; a failed render is not kept.
+      made.catch(() => this.rendering.delete(key));
+    }
+    return made;
+  }
+
   /**
    * The body of a message (SPEC §17.2), made at its first attempt and kept for the others: the record as a read by
    * id answers an administrator in the default language, or null once it no longer exists.
@@ -199,7 +219,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const head = JSON.stringify({ type: message.type, timestamp: new Date(message.createdAt).toISOString() });
     const data = `{"id":${message.recordId},"kind":${JSON.stringify(message.kind)},"rest_url":${JSON.stringify(restUrl)},"object":${object}}`;
     const body = `${head.slice(0, -1)},"data":${data}}`;
-    await this.store.setBody(message.id, body);
+    await this.store.setBody(message, body);
     // Another instance may have kept its body first (a lease that ran out): the kept one is sent.
     return (await this.store.body(message.id)) ?? body;
   }

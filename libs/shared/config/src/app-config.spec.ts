@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       syncWait: 'auto',
       syncRetentionDays: 30,
       webhookAllowPrivate: false,
+      webhookDelivery: true,
     });
     expect(config.timezone.name).toBe('UTC');
   });
@@ -54,13 +55,13 @@ describe('loadConfig', () => {
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', DB_SYNC_WAIT: '16', SYNC_RETENTION_DAYS: '0', WEBHOOK_ALLOW_PRIVATE: 'maybe' });
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', DB_SYNC_WAIT: '16', SYNC_RETENTION_DAYS: '0', WEBHOOK_ALLOW_PRIVATE: 'maybe', WEBHOOK_DELIVERY: 'sometimes' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
-      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'DB_SYNC_WAIT', 'SYNC_RETENTION_DAYS', 'WEBHOOK_ALLOW_PRIVATE'].sort(),
+      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'DB_SYNC_WAIT', 'SYNC_RETENTION_DAYS', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_DELIVERY'].sort(),
     );
     expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
   });

@@ -43,6 +43,8 @@ export class AppConfig {
   syncRetentionDays: number;
   /** Whether webhook endpoints may be on loopback, private, link-local or unique-local addresses (SPEC §17.1). */
   webhookAllowPrivate: boolean;
+  /** Whether this instance delivers webhook messages (instances that only answer the API may leave it to others). */
+  webhookDelivery: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -151,6 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const allowPrivate = read('WEBHOOK_ALLOW_PRIVATE', 'false').toLowerCase();
   config.webhookAllowPrivate = allowPrivate === 'true';
   if (!['true', 'false'].includes(allowPrivate)) problems['WEBHOOK_ALLOW_PRIVATE'] = 'must be true or false';
+  const delivery = read('WEBHOOK_DELIVERY', 'on').toLowerCase();
+  config.webhookDelivery = delivery === 'on';
+  if (!['on', 'off'].includes(delivery)) problems['WEBHOOK_DELIVERY'] = 'must be on or off';
 
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;

@@ -5,8 +5,8 @@ import { createTable, exactText } from './schema-helpers';
  * Webhooks (SPEC §17). `webhooks` are the endpoints administrators subscribe, with the key that signs (and, for a
  * day after a rotation, the previous one). `webhook_messages` is the outbox: a write adds a row per message and
  * subscribed endpoint in its own transaction; the delivery workers of every instance claim due rows under a lease
- * (`claimed_until`), render the body at the first attempt (kept for every retry), and record each attempt in
- * `webhook_attempts`. Times are milliseconds since 1970.
+ * (`claimed_until`, `claimed_by`: the claim that holds it), render the body at the first attempt (kept for every
+ * retry, and for the messages of the same change to other endpoints), and record each attempt in `webhook_attempts`. Times are milliseconds since 1970.
  */
 export class Webhooks1768521600000 implements MigrationInterface {
   name = 'Webhooks1768521600000';
@@ -49,6 +49,7 @@ export class Webhooks1768521600000 implements MigrationInterface {
           { name: 'attempts', type: 'integer', default: 0 },
           { name: 'next_at', type: 'bigint' },
           { name: 'claimed_until', type: 'bigint', isNullable: true },
+          { ...exactText(queryRunner, 'claimed_by', 24), isNullable: true },
           { name: 'created_at', type: 'bigint' },
         ],
         indices: [
