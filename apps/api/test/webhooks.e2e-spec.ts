@@ -124,6 +124,37 @@ describe('webhooks (SPEC §17)', () => {
     expect(bodies.find((body) => body.type === 'event.deleted')?.data.object).toMatchObject({ id, status: 'trash' });
   });
 
+  it('sends every type of message: created, updated and deleted of each kind', async () => {
+    await subscribe({ types: ['venue.*', 'organizer.*', 'category.*', 'tag.*'] });
+    const ids: Record<string, number> = {};
+    for (const [kind, path, field] of [['venue', 'venues', 'venue'], ['organizer', 'organizers', 'organizer'], ['category', 'categories', 'name'], ['tag', 'tags', 'name']]) {
+      const created = await send('POST', path, { [field]: `A ${kind}` });
+      expect(created.status).toBe(201);
+      ids[kind] = created.body.id;
+      expect((await send('POST', `${path}/${created.body.id}`, { description: 'Changed' })).status).toBe(200);
+      expect((await send('DELETE', `${path}/${created.body.id}`)).status).toBe(200);
+    }
+    await receiver.waitFor(12);
+    const byRecord = (kind: string) => receiver.bodies().filter((body) => body.data.kind === kind).map((body) => `${body.type} ${body.data.id}`);
+    for (const kind of ['venue', 'organizer', 'category', 'tag']) {
+      expect(byRecord(kind)).toEqual(['created', 'updated', 'deleted'].map((verb) => `${kind}.${verb} ${ids[kind]}`));
+    }
+    // Terms are deleted for good: their last message shows no object; venues and organizers go to the trash.
+    const last = (kind: string) => receiver.bodies().filter((body) => body.data.kind === kind).at(-1)?.data.object;
+    expect([last('category'), last('tag'), last('venue')?.['status'], last('organizer')?.['status']]).toEqual([null, null, 'trash', 'trash']);
+  });
+
+  it('takes a redirect for a failure and does not follow it', async () => {
+    receiver.answer({ status: 302, headers: { location: 'http://127.0.0.1:9/elsewhere' } });
+    const { id: hook } = await subscribe();
+    await event();
+    await receiver.waitFor(1);
+    await logged(hook, 1);
+    const log = await send('GET', `webhooks/${hook}/deliveries`);
+    expect(log.body.deliveries[0]).toMatchObject({ state: 'pending', attempts: [{ status: 302, error: 'redirect to http://127.0.0.1:9/elsewhere not followed' }] });
+    expect(receiver.received.length).toBe(1);
+  });
+
   it('sends only the types an endpoint subscribes to, and a message per occurrence of a series', async () => {
     await subscribe({ types: ['event.created'] });
     // Starting tomorrow: the series' occurrences are written with it (within its horizon).
