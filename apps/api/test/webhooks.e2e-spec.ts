@@ -144,6 +144,34 @@ describe('webhooks (SPEC §17)', () => {
     expect([last('category'), last('tag'), last('venue')?.['status'], last('organizer')?.['status']]).toEqual([null, null, 'trash', 'trash']);
   });
 
+  it('waits for Retry-After when it is longer than the schedule’s next step', async () => {
+    receiver.answer({ status: 429, headers: { 'retry-after': '60' } });
+    const { id: hook } = await subscribe();
+    await event();
+    await receiver.waitFor(1);
+    await logged(hook, 1);
+    // The schedule's second attempt would be 5 s on; the receiver asked for 60.
+    await later(30_000);
+    expect(receiver.received.length).toBe(1);
+    await later(31_000);
+    await receiver.waitFor(2);
+    expect(receiver.received.map((request) => request.status)).toEqual([429, 200]);
+  });
+
+  it('keeps trying a receiver that is down for a while, and delivers once it is back', async () => {
+    const { id: hook } = await subscribe();
+    const port = receiver.port;
+    await receiver.close();
+    await event({ title: 'While down' });
+    await logged(hook, 1);
+    const down = await send('GET', `webhooks/${hook}/deliveries`);
+    expect(down.body.deliveries[0]).toMatchObject({ state: 'pending', attempts: [{ status: null, error: expect.any(String), response: null }] });
+    receiver = await new Receiver().start(port);
+    await later(7_000);
+    await receiver.waitFor(1);
+    expect(receiver.bodies().map((body) => body.data.object?.['title'])).toEqual(['While down']);
+  });
+
   it('takes a redirect for a failure and does not follow it', async () => {
     receiver.answer({ status: 302, headers: { location: 'http://127.0.0.1:9/elsewhere' } });
     const { id: hook } = await subscribe();

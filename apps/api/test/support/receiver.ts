@@ -10,7 +10,7 @@ export class Receiver {
   /** How long each answer is held back (a slow receiver). */
   delayMs = 0;
 
-  async start(): Promise<this> {
+  async start(port = 0): Promise<this> {
     this.server = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk) => (body += chunk));
@@ -21,7 +21,7 @@ export class Receiver {
         setTimeout(() => response.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(`answer ${status}`), this.delayMs);
       });
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
     return this;
   }
@@ -40,6 +40,11 @@ export class Receiver {
 
   bodies(): { type: string; data: { id: number; kind: string; object: Record<string, unknown> | null } }[] {
     return this.received.map((request) => JSON.parse(request.body));
+  }
+
+  /** The port it listens on. */
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   close(): Promise<void> {
