@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { AppConfig } from '@calendar/shared/config';
-import { Clock } from '@calendar/shared/database';
+import { Clock, inBackground } from '@calendar/shared/database';
 import { ApiException, Caller, LinkBuilder } from '@calendar/shared/http';
 import { EventService } from '@calendar/event';
 import { OrganizerService } from '@calendar/organizer';
@@ -107,7 +107,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     while (!this.stopping) {
       let made = 0;
       try {
-        made = await this.tick();
+        made = await inBackground(() => this.tick());
       } catch {
         // The database may be away for a moment (a restart, a node leaving): the next pass tries again.
       }

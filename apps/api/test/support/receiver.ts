@@ -30,8 +30,8 @@ export class Receiver {
     this.script = script;
   }
 
-  /** Waits until `count` requests arrived (`ms` at most). */
-  async waitFor(count: number, ms = 5000): Promise<void> {
+  /** Waits until `count` requests arrived (`ms` at most: a loaded machine delivers slower). */
+  async waitFor(count: number, ms = 10_000): Promise<void> {
     for (let waited = 0; this.received.length < count; waited += 20) {
       if (waited > ms) throw new Error(`the receiver got ${this.received.length} requests, not ${count}`);
       await new Promise((resolve) => setTimeout(resolve, 20));

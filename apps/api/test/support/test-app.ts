@@ -112,7 +112,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     const headers = absolute ? { ...requestHeaders, host: absolute.host } : requestHeaders;
     // The proxy sends its own Host upstream; the service takes the request's from X-Forwarded-Host (as behind any proxy).
     const { host, ...rest } = headers;
-    const response = await fetch(`${prism.url}${path}`, { method, headers: { 'x-forwarded-host': host, ...rest }, body: payload, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+    const through = () => fetch(`${prism.url}${path}`, { method, headers: { 'x-forwarded-host': host, ...rest }, body: payload, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+    // The proxy, loaded by a busy run, now and then drops a kept-alive connection; a read is sent once more.
+    const response = await through().catch((error: Error & { cause?: { code?: string } }) => {
+      if ((method === 'GET' || method === 'HEAD') && error.cause?.code === 'UND_ERR_SOCKET') return through();
+      throw error;
+    });
     const text = method === 'HEAD' ? '' : await response.text();
     const violations = violationsOf(response.headers.get('sl-violations'), response.status);
     if (violations.length > 0) {

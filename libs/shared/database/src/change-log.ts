@@ -3,6 +3,7 @@ import { AppConfig } from '@calendar/shared/config';
 import type { VersionsHolder } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock';
+import { inBackground } from './query-counter';
 import { DataVersionSource, dataVersionsFor } from './data-version';
 import { decodeCursor, decodeToken, encodeCursor, encodeToken, SyncCursor, SyncScope, syncTokenExpired } from './sync-token';
 import { TransactionRunner } from './transaction';
@@ -73,7 +74,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.prune().catch(() => undefined), PRUNE_EVERY_MS);
+    this.timer = setInterval(() => void inBackground(() => this.prune()).catch(() => undefined), PRUNE_EVERY_MS);
     this.timer.unref();
   }
 
