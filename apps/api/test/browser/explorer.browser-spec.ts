@@ -45,7 +45,7 @@ describe('the API explorer in Chromium', () => {
     for (const operations of Object.values(doc.paths)) {
       for (const operation of Object.values(operations)) for (const tag of operation.tags ?? []) tags.add(tag);
     }
-    expect([...tags].sort()).toEqual(['categories', 'discovery', 'events', 'organizers', 'tags', 'venues']);
+    expect([...tags].sort()).toEqual(['categories', 'discovery', 'events', 'organizers', 'tags', 'venues', 'webhooks']);
 
     const answer = await page.goto(`${service.base}${NS}/doc/ui`);
     expect(answer?.status()).toBe(200);
