@@ -280,10 +280,4 @@ export class WebhookStore {
       await manager.query(`DELETE FROM webhook_messages WHERE state <> 'pending' AND created_at < ?`, [before]);
     });
   }
-
-  /** Messages not yet delivered nor given up, for metrics and tests. */
-  async pendingCount(): Promise<number> {
-    const [{ n }] = await this.dataSource.query(`SELECT COUNT(*) AS n FROM webhook_messages WHERE state = 'pending'`);
-    return Number(n);
-  }
 }

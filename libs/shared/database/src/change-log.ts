@@ -113,11 +113,6 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
     return state;
   }
 
-  /** The newest position given. */
-  async position(): Promise<number> {
-    return (await this.sequence()).seq;
-  }
-
   /**
    * One page of a sync (SPEC §16.2). Without a token or cursor, a full sync from its first page: the newest
    * position is taken first (after giving positions to what committed), so that every write committed before is
