@@ -200,7 +200,11 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
       }
     }
     expect(Object.keys(doc.paths['/events'].get.responses)).toEqual(['200', '304', '400', '401', '404', '414', '500', '503']);
-    expect(Object.keys(doc.paths['/events/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '410', '414', '500', '503']);
+    expect(Object.keys(doc.paths['/events/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '410', '412', '414', '500', '503']);
+    // Conditional writes (SPEC §18): the request headers, and the ETag of the record written.
+    expect(doc.paths['/events/{id}'].patch.parameters.filter((parameter: { in: string }) => parameter.in === 'header').map((parameter: { name: string }) => parameter.name)).toEqual(['If-Match', 'If-Unmodified-Since']);
+    expect(Object.keys(doc.paths['/events/{id}'].patch.responses['200'].headers)).toEqual(['ETag']);
+    expect(Object.keys(doc.paths['/categories/{id}'].delete.responses['200'].headers ?? {})).toEqual([]);
     expect(doc.paths['/events'].get.responses['200'].headers['X-WP-Total']).toEqual({ description: 'Number of matching records', schema: { type: 'integer' } });
 
     // The suite's check of every answer finds answers that are off the document.
@@ -291,7 +295,7 @@ describe('cross-origin access', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
-    expect(preflight.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, If-None-Match, X-Request-Id');
+    expect(preflight.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, If-None-Match, If-Match, If-Unmodified-Since, Idempotency-Key, X-Request-Id');
     const list = await t.request('GET', '/wp-json/calendar/events/v1/tags', { headers: { origin: 'https://site.example' } });
     expect(list.headers['access-control-allow-origin']).toBe('*');
     expect(list.headers['access-control-expose-headers']).toBe('X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, ETag, Location, X-Request-Id, Allow');

@@ -3,7 +3,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Po
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RequiresLogin } from '@calendar/shared/auth';
-import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
+import { ApiAnswers, ID_SEGMENT, NAMESPACE, Preconditions, WritePrecondition } from '@calendar/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateEventDto, EventItemDto, EventSlugItemDto, ListEventsQueryDto, SyncEventsQueryDto, UpdateEventByIdDto, UpdateEventDto } from './dto/event.dto';
 import { EventResponse } from './dto/event.mapper';
@@ -31,7 +31,7 @@ export class EventController {
   }
 
   @Post()
-  @ApiAnswers(EventResponse, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: 'The created event' })
+  @ApiAnswers(EventResponse, { status: 201, write: true, etag: true, errors: [403, 409, 413, 415, 422], description: 'The created event' })
   @RequiresLogin()
   @Idempotent()
   @HttpCode(201)
@@ -49,36 +49,36 @@ export class EventController {
   }
 
   @Post(ID_SEGMENT)
-  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
+  @ApiAnswers(EventResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @HttpCode(200)
   @ID
-  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext) {
-    return this.events.update({ id }, body, context);
+  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.events.update({ id }, body, context, precondition);
   }
 
   @Put(ID_SEGMENT)
-  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
+  @ApiAnswers(EventResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @ID
-  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext) {
-    return this.events.update({ id }, body, context);
+  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.events.update({ id }, body, context, precondition);
   }
 
   @Patch(ID_SEGMENT)
-  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
+  @ApiAnswers(EventResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @ID
-  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext) {
-    return this.events.update({ id }, body, context);
+  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateEventByIdDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.events.update({ id }, body, context, precondition);
   }
 
   @Delete(ID_SEGMENT)
-  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 410], description: 'The event as it is now' })
+  @ApiAnswers(EventResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 410, 412], description: 'The event as it is now' })
   @RequiresLogin()
   @ID
-  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: EventItemDto, @Context() context: RequestContext) {
-    return this.events.remove({ id }, context);
+  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: EventItemDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.events.remove({ id }, context, precondition);
   }
 
   @Get(BY_SLUG)
@@ -89,35 +89,35 @@ export class EventController {
   }
 
   @Post(BY_SLUG)
-  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
+  @ApiAnswers(EventResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @HttpCode(200)
   @SLUG
-  updateBySlugByPost(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext) {
-    return this.events.update({ slug }, body, context);
+  updateBySlugByPost(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.events.update({ slug }, body, context, precondition);
   }
 
   @Put(BY_SLUG)
-  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
+  @ApiAnswers(EventResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @SLUG
-  updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext) {
-    return this.events.update({ slug }, body, context);
+  updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.events.update({ slug }, body, context, precondition);
   }
 
   @Patch(BY_SLUG)
-  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The event as written' })
+  @ApiAnswers(EventResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The event as written' })
   @RequiresLogin()
   @SLUG
-  updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext) {
-    return this.events.update({ slug }, body, context);
+  updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateEventDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.events.update({ slug }, body, context, precondition);
   }
 
   @Delete(BY_SLUG)
-  @ApiAnswers(EventResponse, { write: true, errors: [403, 404, 410], description: 'The event as it is now' })
+  @ApiAnswers(EventResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 410, 412], description: 'The event as it is now' })
   @RequiresLogin()
   @SLUG
-  removeBySlug(@Param('slug') slug: string, @Query() _query: EventSlugItemDto, @Context() context: RequestContext) {
-    return this.events.remove({ slug }, context);
+  removeBySlug(@Param('slug') slug: string, @Query() _query: EventSlugItemDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.events.remove({ slug }, context, precondition);
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { RecordException, RecordTarget } from '@calendar/records';
-import { JsonText, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { WriteCondition } from '@calendar/shared/database';
+import { JsonText, LinkBuilder, ListResult, WritePrecondition } from '@calendar/shared/http';
 import { ListEventsQueryDto, SyncEventsQueryDto, UpdateEventByIdDto } from './dto/event.dto';
 import { EventResponse, EVENT_KIND } from './dto/event.mapper';
 import { EventPresenter } from './read/event.presenter';
@@ -84,12 +85,18 @@ export class EventService {
     return { answer: await this.written(id, scope), location: this.links.rest(scope.origin, scope.language, `${EVENT_KIND.path}/${id}`) };
   }
 
-  async update(target: RecordTarget, input: UpdateEventByIdDto, scope: RequestContext): Promise<JsonText<EventResponse>> {
-    return this.written(await this.writer.update(target, input, scope), scope);
+  /** `precondition`: the request's `If-Match` / `If-Unmodified-Since` (SPEC §18). */
+  async update(target: RecordTarget, input: UpdateEventByIdDto, scope: RequestContext, precondition?: WritePrecondition): Promise<JsonText<EventResponse>> {
+    return this.written(await this.writer.update(target, input, scope, this.condition(target, precondition)), scope);
   }
 
-  async remove(target: RecordTarget, scope: RequestContext): Promise<JsonText<EventResponse>> {
-    return this.written(await this.writer.remove(target, scope), scope);
+  async remove(target: RecordTarget, scope: RequestContext, precondition?: WritePrecondition): Promise<JsonText<EventResponse>> {
+    return this.written(await this.writer.remove(target, scope, this.condition(target, precondition)), scope);
+  }
+
+  /** A write's precondition, checked against what a GET of the same target answers the writer (SPEC §18). */
+  private condition(target: RecordTarget, precondition: WritePrecondition | undefined): WriteCondition {
+    return { precondition, current: (scope) => this.getEvent(target, scope) };
   }
 
   /** A write's answer: the event as its single read presents it to the writer (who may edit it). */

@@ -4,7 +4,7 @@ import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RecordItemDto, SyncRecordsQueryDto } from '@calendar/records';
 import { RequiresLogin } from '@calendar/shared/auth';
-import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
+import { ApiAnswers, ID_SEGMENT, NAMESPACE, Preconditions, WritePrecondition } from '@calendar/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateOrganizerDto, ListOrganizersQueryDto, UpdateOrganizerDto } from './dto/organizer.dto';
 import { OrganizerResponse } from './dto/organizer.mapper';
@@ -33,7 +33,7 @@ export class OrganizerController {
   }
 
   @Post()
-  @ApiAnswers(OrganizerResponse, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: 'The created organizer' })
+  @ApiAnswers(OrganizerResponse, { status: 201, write: true, etag: true, errors: [403, 409, 413, 415, 422], description: 'The created organizer' })
   @RequiresLogin()
   @Idempotent()
   @HttpCode(201)
@@ -51,36 +51,36 @@ export class OrganizerController {
   }
 
   @Post(ID_SEGMENT)
-  @ApiAnswers(OrganizerResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The organizer as written' })
+  @ApiAnswers(OrganizerResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The organizer as written' })
   @RequiresLogin()
   @HttpCode(200)
   @ID
-  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ id }, body, context);
+  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.organizers.update({ id }, body, context, precondition);
   }
 
   @Put(ID_SEGMENT)
-  @ApiAnswers(OrganizerResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The organizer as written' })
+  @ApiAnswers(OrganizerResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The organizer as written' })
   @RequiresLogin()
   @ID
-  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ id }, body, context);
+  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.organizers.update({ id }, body, context, precondition);
   }
 
   @Patch(ID_SEGMENT)
-  @ApiAnswers(OrganizerResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The organizer as written' })
+  @ApiAnswers(OrganizerResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The organizer as written' })
   @RequiresLogin()
   @ID
-  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ id }, body, context);
+  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.organizers.update({ id }, body, context, precondition);
   }
 
   @Delete(ID_SEGMENT)
-  @ApiAnswers(OrganizerResponse, { write: true, errors: [403, 404, 410], description: 'The organizer as it is now' })
+  @ApiAnswers(OrganizerResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 410, 412], description: 'The organizer as it is now' })
   @RequiresLogin()
   @ID
-  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
-    return this.organizers.remove({ id }, context);
+  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: RecordItemDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.organizers.remove({ id }, context, precondition);
   }
 
   @Get(BY_SLUG)
@@ -91,35 +91,35 @@ export class OrganizerController {
   }
 
   @Post(BY_SLUG)
-  @ApiAnswers(OrganizerResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The organizer as written' })
+  @ApiAnswers(OrganizerResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The organizer as written' })
   @RequiresLogin()
   @HttpCode(200)
   @SLUG
-  updateBySlugByPost(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ slug }, body, context);
+  updateBySlugByPost(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.organizers.update({ slug }, body, context, precondition);
   }
 
   @Put(BY_SLUG)
-  @ApiAnswers(OrganizerResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The organizer as written' })
+  @ApiAnswers(OrganizerResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The organizer as written' })
   @RequiresLogin()
   @SLUG
-  updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ slug }, body, context);
+  updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.organizers.update({ slug }, body, context, precondition);
   }
 
   @Patch(BY_SLUG)
-  @ApiAnswers(OrganizerResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The organizer as written' })
+  @ApiAnswers(OrganizerResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The organizer as written' })
   @RequiresLogin()
   @SLUG
-  updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext) {
-    return this.organizers.update({ slug }, body, context);
+  updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.organizers.update({ slug }, body, context, precondition);
   }
 
   @Delete(BY_SLUG)
-  @ApiAnswers(OrganizerResponse, { write: true, errors: [403, 404, 410], description: 'The organizer as it is now' })
+  @ApiAnswers(OrganizerResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 410, 412], description: 'The organizer as it is now' })
   @RequiresLogin()
   @SLUG
-  removeBySlug(@Param('slug') slug: string, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
-    return this.organizers.remove({ slug }, context);
+  removeBySlug(@Param('slug') slug: string, @Query() _query: RecordItemDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.organizers.remove({ slug }, context, precondition);
   }
 }

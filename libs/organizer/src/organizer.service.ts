@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { ListRecordsQueryDto, SyncRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
-import { JsonText, ListResult } from '@calendar/shared/http';
+import { WriteCondition } from '@calendar/shared/database';
+import { JsonText, ListResult, WritePrecondition } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { UpdateOrganizerDto } from './dto/organizer.dto';
 import { mapOrganizer, ORGANIZER_KIND, OrganizerResponse } from './dto/organizer.mapper';
@@ -46,12 +47,17 @@ export class OrganizerService implements RecordResource<OrganizerResponse, Updat
     return this.writer.createWith(manager, input, scope);
   }
 
-  async update(target: RecordTarget, input: UpdateOrganizerDto, scope: RequestContext): Promise<OrganizerResponse> {
-    return this.reader.written(await this.writer.update(target, input, scope), scope);
+  async update(target: RecordTarget, input: UpdateOrganizerDto, scope: RequestContext, precondition?: WritePrecondition): Promise<OrganizerResponse> {
+    return this.reader.written(await this.writer.update(target, input, scope, this.condition(target, precondition)), scope);
   }
 
-  async remove(target: RecordTarget, scope: RequestContext): Promise<OrganizerResponse> {
-    return this.reader.written(await this.writer.remove(target, scope), scope);
+  async remove(target: RecordTarget, scope: RequestContext, precondition?: WritePrecondition): Promise<OrganizerResponse> {
+    return this.reader.written(await this.writer.remove(target, scope, this.condition(target, precondition)), scope);
+  }
+
+  /** A write's precondition, checked against what a GET of the same target answers (SPEC §18). */
+  private condition(target: RecordTarget, precondition: WritePrecondition | undefined): WriteCondition {
+    return { precondition, current: (scope) => this.reader.get(target, scope) };
   }
 
   /** Which of `ids` exist, whatever their status. */

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '@calendar/i18n';
 import { UserService } from '@calendar/shared/auth';
 import { AppConfig } from '@calendar/shared/config';
-import { ChangeLog, CountMemo, FragmentCache, TransactionRunner } from '@calendar/shared/database';
-import { JsonText, LinkBuilder, ListResult } from '@calendar/shared/http';
+import { ChangeLog, ConditionalWrites, CountMemo, FragmentCache, TransactionRunner } from '@calendar/shared/database';
+import { JsonText, LinkBuilder, ListResult, WritePrecondition } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
 import type { ListRecordsQueryDto, RecordWriteDto, SyncRecordsQueryDto } from './dto/record.dto';
 import { MediaEntity } from './media/media.entity';
@@ -24,6 +24,7 @@ export class RecordServiceDeps {
     readonly counts: CountMemo,
     readonly fragments: FragmentCache,
     readonly changes: ChangeLog,
+    readonly conditional: ConditionalWrites,
   ) {}
 }
 
@@ -44,8 +45,9 @@ export interface RecordResource<R, W extends RecordWriteDto = RecordWriteDto> {
   list(query: ListRecordsQueryDto, scope: RequestContext): Promise<ListResult<R>>;
   get(target: RecordTarget, scope: RequestContext): Promise<R>;
   create(input: W, scope: RequestContext): Promise<R>;
-  update(target: RecordTarget, input: W, scope: RequestContext): Promise<R>;
-  remove(target: RecordTarget, scope: RequestContext): Promise<R>;
+  /** `precondition`: the request's `If-Match` / `If-Unmodified-Since` (SPEC §18). */
+  update(target: RecordTarget, input: W, scope: RequestContext, precondition?: WritePrecondition): Promise<R>;
+  remove(target: RecordTarget, scope: RequestContext, precondition?: WritePrecondition): Promise<R>;
   /** A page of a sync (SPEC §16.2) as its JSON answer; `raw` is the query as sent. */
   sync(query: SyncRecordsQueryDto, raw: Record<string, unknown>, scope: RequestContext): Promise<JsonText>;
 }

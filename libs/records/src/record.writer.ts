@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { DATA_PARTS, DataPart, WriteEffects } from '@calendar/shared/database';
+import { DATA_PARTS, DataPart, GuardedKind, RecordGuard, WriteCondition, WriteEffects } from '@calendar/shared/database';
 import { ApiException, isUniqueViolation } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
@@ -92,12 +92,18 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
     return record.id;
   }
 
-  async update(target: RecordTarget, input: W, scope: RequestContext): Promise<number> {
+  /** Updates the record; under `condition`, only if its precondition holds (SPEC §18). */
+  update(target: RecordTarget, input: W, scope: RequestContext, condition?: WriteCondition): Promise<number> {
+    return this.deps.conditional.run(condition, this.guarded(target, scope), (guard) => this.updateNow(target, input, scope, guard));
+  }
+
+  private async updateNow(target: RecordTarget, input: W, scope: RequestContext, guard: RecordGuard | undefined): Promise<number> {
     await this.assertAuthorExists(input.author);
     const found = await this.find(target, scope);
     this.assertMayModify(found, scope);
     const authorId = this.checkAuthor(input.author, scope, found.authorId);
     await this.write(async (manager) => {
+      await guard?.hold(manager);
       const record = (await manager.getRepository(this.kind.entity).findOne({ where: { id: found.id } as never })) as E;
       record.authorId = authorId;
       if (input.status !== undefined) {
@@ -119,12 +125,20 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
     return found.id;
   }
 
-  /** Moves the record to the trash (SPEC §4.8, §5.2); links, texts and the previous status are kept. */
-  async remove(target: RecordTarget, scope: RequestContext): Promise<number> {
+  /**
+   * Moves the record to the trash (SPEC §4.8, §5.2); links, texts and the previous status are kept. Under
+   * `condition`, only if its precondition holds (SPEC §18).
+   */
+  remove(target: RecordTarget, scope: RequestContext, condition?: WriteCondition): Promise<number> {
+    return this.deps.conditional.run(condition, this.guarded(target, scope), (guard) => this.removeNow(target, scope, guard));
+  }
+
+  private async removeNow(target: RecordTarget, scope: RequestContext, guard: RecordGuard | undefined): Promise<number> {
     const found = await this.find(target, scope);
     this.assertMayModify(found, scope);
     if (found.status === 'trash') throw RecordException.inTrash(this.kind);
     await this.write(async (manager) => {
+      await guard?.hold(manager);
       await manager
         .getRepository(this.kind.entity)
         .update({ id: found.id } as never, this.revise({ previousStatus: found.status, status: 'trash', modifiedAt: new Date() }) as never);
@@ -139,6 +153,11 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
     const record = await this.repository.findTarget(target, scope.language);
     if (!record) throw RecordException.notFound(this.kind);
     return record;
+  }
+
+  /** The record a conditional write of this kind names. */
+  private guarded(target: RecordTarget, scope: RequestContext): { kind: GuardedKind; id?: number; scope: RequestContext } {
+    return { kind: { kind: this.kind.kind, table: this.kind.path as GuardedKind['table'] }, id: 'id' in target ? target.id : undefined, scope };
   }
 
   private assertMayModify(record: E, scope: RequestContext): void {

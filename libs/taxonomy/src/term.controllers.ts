@@ -3,7 +3,7 @@ import { Controller, Delete, Get, Param, ParseIntPipe, Patch, Post, Put, Query, 
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RequiresLogin } from '@calendar/shared/auth';
-import { ApiAnswers, ID_SEGMENT, NAMESPACE, SyncQueryDto } from '@calendar/shared/http';
+import { ApiAnswers, ID_SEGMENT, NAMESPACE, Preconditions, WritePrecondition, SyncQueryDto } from '@calendar/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListCategoriesQueryDto, ListTagsQueryDto } from './dto/list-terms.dto';
 import { TermResponse } from './dto/term.mapper';
@@ -35,7 +35,7 @@ export class CategoriesController {
   }
 
   @Post()
-  @ApiAnswers(TermResponse, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: 'The created category' })
+  @ApiAnswers(TermResponse, { status: 201, write: true, etag: true, errors: [403, 409, 413, 415, 422], description: 'The created category' })
   @RequiresLogin()
   @Idempotent()
   @HttpCode(201)
@@ -51,36 +51,36 @@ export class CategoriesController {
   }
 
   @Post(ID_SEGMENT)
-  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The category as written' })
+  @ApiAnswers(TermResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The category as written' })
   @RequiresLogin()
   @HttpCode(200)
   @ID_PARAM
-  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext) {
-    return this.terms.update('category', id, body, context);
+  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.terms.update('category', id, body, context, precondition);
   }
 
   @Put(ID_SEGMENT)
-  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The category as written' })
+  @ApiAnswers(TermResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The category as written' })
   @RequiresLogin()
   @ID_PARAM
-  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext) {
-    return this.terms.update('category', id, body, context);
+  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.terms.update('category', id, body, context, precondition);
   }
 
   @Patch(ID_SEGMENT)
-  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The category as written' })
+  @ApiAnswers(TermResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The category as written' })
   @RequiresLogin()
   @ID_PARAM
-  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext) {
-    return this.terms.update('category', id, body, context);
+  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateCategoryDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.terms.update('category', id, body, context, precondition);
   }
 
   @Delete(ID_SEGMENT)
-  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 410], description: 'The category as it is now' })
+  @ApiAnswers(TermResponse, { write: true, conditional: true, errors: [403, 404, 410, 412], description: 'The category as it is now' })
   @RequiresLogin()
   @ID_PARAM
-  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
-    return this.terms.remove('category', id, context);
+  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.terms.remove('category', id, context, precondition);
   }
 }
 
@@ -102,7 +102,7 @@ export class TagsController {
   }
 
   @Post()
-  @ApiAnswers(TermResponse, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: 'The created tag' })
+  @ApiAnswers(TermResponse, { status: 201, write: true, etag: true, errors: [403, 409, 413, 415, 422], description: 'The created tag' })
   @RequiresLogin()
   @Idempotent()
   @HttpCode(201)
@@ -118,35 +118,35 @@ export class TagsController {
   }
 
   @Post(ID_SEGMENT)
-  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The tag as written' })
+  @ApiAnswers(TermResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The tag as written' })
   @RequiresLogin()
   @HttpCode(200)
   @ID_PARAM
-  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext) {
-    return this.terms.update('tag', id, body, context);
+  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.terms.update('tag', id, body, context, precondition);
   }
 
   @Put(ID_SEGMENT)
-  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The tag as written' })
+  @ApiAnswers(TermResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The tag as written' })
   @RequiresLogin()
   @ID_PARAM
-  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext) {
-    return this.terms.update('tag', id, body, context);
+  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.terms.update('tag', id, body, context, precondition);
   }
 
   @Patch(ID_SEGMENT)
-  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The tag as written' })
+  @ApiAnswers(TermResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The tag as written' })
   @RequiresLogin()
   @ID_PARAM
-  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext) {
-    return this.terms.update('tag', id, body, context);
+  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateTagDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.terms.update('tag', id, body, context, precondition);
   }
 
   @Delete(ID_SEGMENT)
-  @ApiAnswers(TermResponse, { write: true, errors: [403, 404, 410], description: 'The tag as it is now' })
+  @ApiAnswers(TermResponse, { write: true, conditional: true, errors: [403, 404, 410, 412], description: 'The tag as it is now' })
   @RequiresLogin()
   @ID_PARAM
-  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext) {
-    return this.terms.remove('tag', id, context);
+  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: TermItemDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.terms.remove('tag', id, context, precondition);
   }
 }

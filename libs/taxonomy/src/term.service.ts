@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { ChangeLog, filterDigest, FragmentCache, SyncSource, TransactionRunner, WriteEffects } from '@calendar/shared/database';
-import { ApiException, assertPageExists, isUniqueViolation, JsonText, LinkBuilder, ListResult, refuseNonSyncParams, syncBody, SyncQueryDto, VersionsHolder } from '@calendar/shared/http';
+import { ChangeLog, ConditionalWrites, filterDigest, FragmentCache, RecordGuard, SyncSource, TransactionRunner, WriteCondition, WriteEffects } from '@calendar/shared/database';
+import { ApiException, assertPageExists, isUniqueViolation, JsonText, LinkBuilder, ListResult, refuseNonSyncParams, syncBody, SyncQueryDto, VersionsHolder, WritePrecondition } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
 import { mapTerm, TermResponse } from './dto/term.mapper';
@@ -25,6 +25,7 @@ export class TermService {
     private readonly termLinks: TermLinkRegistry,
     private readonly fragments: FragmentCache,
     private readonly changes: ChangeLog,
+    private readonly conditional: ConditionalWrites,
   ) {}
 
   /**
@@ -126,10 +127,17 @@ export class TermService {
     return this.get(taxonomy, term, context);
   }
 
-  async update(taxonomy: Taxonomy, id: number, input: TermWrite, context: RequestContext): Promise<TermResponse> {
+  /** `precondition`: the request's `If-Match` / `If-Unmodified-Since` (SPEC §18). */
+  async update(taxonomy: Taxonomy, id: number, input: TermWrite, context: RequestContext, precondition?: WritePrecondition): Promise<TermResponse> {
+    await this.conditional.run(this.condition(taxonomy, id, precondition), { kind: { kind: taxonomy, table: 'terms' }, id, scope: context }, (guard) => this.updateNow(taxonomy, id, input, context, guard));
+    return this.get(taxonomy, id, context);
+  }
+
+  private async updateNow(taxonomy: Taxonomy, id: number, input: TermWrite, context: RequestContext, guard: RecordGuard | undefined): Promise<void> {
     await this.require(taxonomy, id);
     this.assertMayManage(context);
     await this.write(async (manager) => {
+      await guard?.hold(manager);
       const term = (await this.repository.findOne(taxonomy, id, manager)) as TermEntity;
       const changes: Partial<TermEntity> = { modifiedAt: new Date() };
       if (taxonomy === 'category' && input.parent !== undefined) {
@@ -148,15 +156,22 @@ export class TermService {
       // filtered by its old and new ancestors (SPEC §16.2).
       if (changes.parentId !== undefined) effects.touch('category', (await this.repository.withDescendants([id], manager)).filter((other) => other !== id));
     }, taxonomy);
-    return this.get(taxonomy, id, context);
   }
 
-  /** Deletes for good: the term leaves its events, its children move up to its parent. */
-  async remove(taxonomy: Taxonomy, id: number, context: RequestContext): Promise<TermResponse> {
+  /**
+   * Deletes for good: the term leaves its events, its children move up to its parent. Under `precondition`, only
+   * if it holds (SPEC §18).
+   */
+  remove(taxonomy: Taxonomy, id: number, context: RequestContext, precondition?: WritePrecondition): Promise<TermResponse> {
+    return this.conditional.run(this.condition(taxonomy, id, precondition), { kind: { kind: taxonomy, table: 'terms' }, id, scope: context }, (guard) => this.removeNow(taxonomy, id, context, guard));
+  }
+
+  private async removeNow(taxonomy: Taxonomy, id: number, context: RequestContext, guard: RecordGuard | undefined): Promise<TermResponse> {
     const term = await this.require(taxonomy, id);
     this.assertMayManage(context);
     const response = this.present(term, context);
     await this.write(async (manager) => {
+      await guard?.hold(manager);
       const effects = WriteEffects.of(manager);
       // The events that carried the term change (SPEC §16.2), and so do the children that move up.
       effects.touch('event', await this.termLinks.eventIdsForTerm(manager, id));
@@ -266,6 +281,11 @@ export class TermService {
       if (isUniqueViolation(error)) throw new TermException(409, 'term-exists', `A ${taxonomy} with that name or slug already exists.`);
       throw error;
     }
+  }
+
+  /** A write's precondition, checked against what a GET of the term answers (SPEC §18). */
+  private condition(taxonomy: Taxonomy, id: number, precondition: WritePrecondition | undefined): WriteCondition {
+    return { precondition, current: (scope) => this.get(taxonomy, id, scope) };
   }
 
   /** A parent must be 0 or an existing category that is not the term itself nor one of its descendants. */

@@ -4,7 +4,7 @@ import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Context, RequestContext } from '@calendar/i18n';
 import { RecordItemDto, SyncRecordsQueryDto } from '@calendar/records';
 import { RequiresLogin } from '@calendar/shared/auth';
-import { ApiAnswers, ID_SEGMENT, NAMESPACE } from '@calendar/shared/http';
+import { ApiAnswers, ID_SEGMENT, NAMESPACE, Preconditions, WritePrecondition } from '@calendar/shared/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateVenueDto, ListVenuesQueryDto, UpdateVenueDto } from './dto/venue.dto';
 import { VenueResponse } from './dto/venue.mapper';
@@ -33,7 +33,7 @@ export class VenueController {
   }
 
   @Post()
-  @ApiAnswers(VenueResponse, { status: 201, write: true, errors: [403, 409, 413, 415, 422], description: 'The created venue' })
+  @ApiAnswers(VenueResponse, { status: 201, write: true, etag: true, errors: [403, 409, 413, 415, 422], description: 'The created venue' })
   @RequiresLogin()
   @Idempotent()
   @HttpCode(201)
@@ -51,36 +51,36 @@ export class VenueController {
   }
 
   @Post(ID_SEGMENT)
-  @ApiAnswers(VenueResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The venue as written' })
+  @ApiAnswers(VenueResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The venue as written' })
   @RequiresLogin()
   @HttpCode(200)
   @ID
-  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateVenueDto, @Context() context: RequestContext) {
-    return this.venues.update({ id }, body, context);
+  updateByPost(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateVenueDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.venues.update({ id }, body, context, precondition);
   }
 
   @Put(ID_SEGMENT)
-  @ApiAnswers(VenueResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The venue as written' })
+  @ApiAnswers(VenueResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The venue as written' })
   @RequiresLogin()
   @ID
-  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateVenueDto, @Context() context: RequestContext) {
-    return this.venues.update({ id }, body, context);
+  updateByPut(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateVenueDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.venues.update({ id }, body, context, precondition);
   }
 
   @Patch(ID_SEGMENT)
-  @ApiAnswers(VenueResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The venue as written' })
+  @ApiAnswers(VenueResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The venue as written' })
   @RequiresLogin()
   @ID
-  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateVenueDto, @Context() context: RequestContext) {
-    return this.venues.update({ id }, body, context);
+  updateByPatch(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateVenueDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.venues.update({ id }, body, context, precondition);
   }
 
   @Delete(ID_SEGMENT)
-  @ApiAnswers(VenueResponse, { write: true, errors: [403, 404, 410], description: 'The venue as it is now' })
+  @ApiAnswers(VenueResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 410, 412], description: 'The venue as it is now' })
   @RequiresLogin()
   @ID
-  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
-    return this.venues.remove({ id }, context);
+  remove(@Param('id', ParseIntPipe) id: number, @Query() _query: RecordItemDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.venues.remove({ id }, context, precondition);
   }
 
   @Get(BY_SLUG)
@@ -91,35 +91,35 @@ export class VenueController {
   }
 
   @Post(BY_SLUG)
-  @ApiAnswers(VenueResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The venue as written' })
+  @ApiAnswers(VenueResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The venue as written' })
   @RequiresLogin()
   @HttpCode(200)
   @SLUG
-  updateBySlugByPost(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @Context() context: RequestContext) {
-    return this.venues.update({ slug }, body, context);
+  updateBySlugByPost(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.venues.update({ slug }, body, context, precondition);
   }
 
   @Put(BY_SLUG)
-  @ApiAnswers(VenueResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The venue as written' })
+  @ApiAnswers(VenueResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The venue as written' })
   @RequiresLogin()
   @SLUG
-  updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @Context() context: RequestContext) {
-    return this.venues.update({ slug }, body, context);
+  updateBySlugByPut(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.venues.update({ slug }, body, context, precondition);
   }
 
   @Patch(BY_SLUG)
-  @ApiAnswers(VenueResponse, { write: true, errors: [403, 404, 409, 413, 415], description: 'The venue as written' })
+  @ApiAnswers(VenueResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 409, 412, 413, 415], description: 'The venue as written' })
   @RequiresLogin()
   @SLUG
-  updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @Context() context: RequestContext) {
-    return this.venues.update({ slug }, body, context);
+  updateBySlugByPatch(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.venues.update({ slug }, body, context, precondition);
   }
 
   @Delete(BY_SLUG)
-  @ApiAnswers(VenueResponse, { write: true, errors: [403, 404, 410], description: 'The venue as it is now' })
+  @ApiAnswers(VenueResponse, { write: true, etag: true, conditional: true, errors: [403, 404, 410, 412], description: 'The venue as it is now' })
   @RequiresLogin()
   @SLUG
-  removeBySlug(@Param('slug') slug: string, @Query() _query: RecordItemDto, @Context() context: RequestContext) {
-    return this.venues.remove({ slug }, context);
+  removeBySlug(@Param('slug') slug: string, @Query() _query: RecordItemDto, @Context() context: RequestContext, @Preconditions() precondition: WritePrecondition | undefined) {
+    return this.venues.remove({ slug }, context, precondition);
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { ListRecordsQueryDto, SyncRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
-import { JsonText, ListResult } from '@calendar/shared/http';
+import { WriteCondition } from '@calendar/shared/database';
+import { JsonText, ListResult, WritePrecondition } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { UpdateVenueDto } from './dto/venue.dto';
 import { mapVenue, VENUE_KIND, VenueResponse } from './dto/venue.mapper';
@@ -53,12 +54,17 @@ export class VenueService implements RecordResource<VenueResponse, UpdateVenueDt
     return this.writer.createWith(manager, input, scope);
   }
 
-  async update(target: RecordTarget, input: UpdateVenueDto, scope: RequestContext): Promise<VenueResponse> {
-    return this.reader.written(await this.writer.update(target, input, scope), scope);
+  async update(target: RecordTarget, input: UpdateVenueDto, scope: RequestContext, precondition?: WritePrecondition): Promise<VenueResponse> {
+    return this.reader.written(await this.writer.update(target, input, scope, this.condition(target, precondition)), scope);
   }
 
-  async remove(target: RecordTarget, scope: RequestContext): Promise<VenueResponse> {
-    return this.reader.written(await this.writer.remove(target, scope), scope);
+  async remove(target: RecordTarget, scope: RequestContext, precondition?: WritePrecondition): Promise<VenueResponse> {
+    return this.reader.written(await this.writer.remove(target, scope, this.condition(target, precondition)), scope);
+  }
+
+  /** A write's precondition, checked against what a GET of the same target answers (SPEC §18). */
+  private condition(target: RecordTarget, precondition: WritePrecondition | undefined): WriteCondition {
+    return { precondition, current: (scope) => this.reader.get(target, scope) };
   }
 
   /** Which of `ids` exist, whatever their status. */

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { CreateOrganizerDto, OrganizerService } from '@calendar/organizer';
 import { LinkedKind, RecordRepository, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
-import { WriteEffects } from '@calendar/shared/database';
+import { WriteCondition, WriteEffects } from '@calendar/shared/database';
 import { ApiException, Caller } from '@calendar/shared/http';
 import { parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
@@ -98,13 +98,13 @@ export class EventWriter implements OnModuleInit {
     return this.records.create(input, scope);
   }
 
-  update(target: RecordTarget, input: UpdateEventByIdDto, scope: RequestContext): Promise<number> {
-    return this.records.update(target, input, scope);
+  update(target: RecordTarget, input: UpdateEventByIdDto, scope: RequestContext, condition?: WriteCondition): Promise<number> {
+    return this.records.update(target, input, scope, condition);
   }
 
   /** To the trash (SPEC §4.8); a series' head takes its occurrences with it (§13). */
-  remove(target: RecordTarget, scope: RequestContext): Promise<number> {
-    return this.records.remove(target, scope);
+  remove(target: RecordTarget, scope: RequestContext, condition?: WriteCondition): Promise<number> {
+    return this.records.remove(target, scope, condition);
   }
 
   private applyFields(event: EventEntity, input: UpdateEventByIdDto, isCreate: boolean): void {

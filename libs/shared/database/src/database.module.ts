@@ -10,6 +10,7 @@ import { Clock } from './clock';
 import { CountMemo } from './count-memo';
 import { FragmentCache } from './fragment-cache';
 import { DatabaseDataVersion, DataVersionSource, GlobalVersion } from './data-version';
+import { ConditionalWrites } from './conditional-write';
 import { GaleraNode, isGaleraNode, onEveryConnection, syncWaitFor } from './galera';
 import { HealthController } from './health.controller';
 import { IdempotencyInterceptor, IdempotencyStore } from './idempotency';
@@ -81,8 +82,9 @@ export class DatabaseModule {
         },
         Clock,
         ChangeLog,
+        ConditionalWrites,
       ],
-      exports: [GaleraNode, TransactionRunner, DataVersionSource, CurrentVersion, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor, Clock, ChangeLog],
+      exports: [GaleraNode, TransactionRunner, DataVersionSource, CurrentVersion, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor, Clock, ChangeLog, ConditionalWrites],
     };
   }
 }

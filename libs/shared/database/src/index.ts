@@ -16,3 +16,4 @@ export * from './clock';
 export * from './change-log';
 export * from './sync-token';
 export * from './change-rows';
+export * from './conditional-write';

@@ -1,5 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiHeader, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { AnswersWithEtag } from './preconditions';
 
 /** A property of a response model declared by its JSON schema (OpenAPI 3.1). */
 export function Field(schema: Record<string, unknown>, required = true): PropertyDecorator {
@@ -69,6 +70,7 @@ export const ERROR_CODES: Record<number, string[]> = {
   413: ['rest_request_too_large'],
   414: ['rest_uri_too_long'],
   415: ['rest_unsupported_media_type'],
+  412: ['precondition-failed'],
   422: ['idempotency-key-reused'],
   500: ['internal-error'],
   503: ['service-unavailable', 'write-conflict'],
@@ -103,6 +105,12 @@ const PAGING_HEADERS = {
   Link: HEADER('rel="prev"/"next" pages, and the API root (rel="https://api.w.org/")'),
 };
 const READ_HEADERS = { ETag: HEADER('Strong validator of the body (If-None-Match gives 304)') };
+const WRITTEN_HEADERS = { ETag: HEADER("The ETag of the record as written: what a GET of it answers, for the If-Match of the next write") };
+/** The request headers of a conditional write (SPEC §18). */
+const PRECONDITION_HEADERS = [
+  ApiHeader({ name: 'If-Match', required: false, description: 'Write only if the record\'s current ETag is one of these entity-tags (or *: the record exists); otherwise 412 precondition-failed' }),
+  ApiHeader({ name: 'If-Unmodified-Since', required: false, description: 'Write only if modified_utc is not later than this HTTP date (ignored with If-Match, and for categories and tags, which have no modified_utc); otherwise 412 precondition-failed' }),
+];
 const CREATED_HEADERS = { Location: HEADER('The rest_url of the record created') };
 /** Headers of error answers: when to try again. */
 const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
@@ -119,8 +127,12 @@ export interface AnswerOptions {
   sync?: string;
   /** The error statuses the route can answer besides those every route can (400, 401 for bad credentials, 414, 500, 503). */
   errors?: number[];
-  /** A write: its answer carries no ETag and is never a 304. */
+  /** A write: its answer is never a 304, and carries no ETag unless `etag` says it does. */
   write?: boolean;
+  /** A write answered with the record it wrote: the answer carries the ETag a GET of the record gives (SPEC §18). */
+  etag?: boolean;
+  /** An update or delete that honours `If-Match` and `If-Unmodified-Since` (SPEC §18). */
+  conditional?: boolean;
   description?: string;
 }
 
@@ -181,8 +193,10 @@ export function ApiAnswers(model: Type<unknown> | { schema: Record<string, unkno
       status,
       description: options.description ?? (options.list ? `A page of ${options.list}` : options.sync ? `A page of a sync of ${options.sync}` : 'The record'),
       content: { [given?.type ?? 'application/json']: { schema } },
-      headers: { ...(options.list ? PAGING_HEADERS : {}), ...(read ? READ_HEADERS : {}), ...(status === 201 ? CREATED_HEADERS : {}) },
+      headers: { ...(options.list ? PAGING_HEADERS : {}), ...(read ? READ_HEADERS : {}), ...(options.etag ? WRITTEN_HEADERS : {}), ...(status === 201 ? CREATED_HEADERS : {}) },
     } as never),
+    ...(options.etag ? [AnswersWithEtag()] : []),
+    ...(options.conditional ? PRECONDITION_HEADERS : []),
     ...(read ? [ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag)' })] : []),
     ...errors.map((code) =>
       ApiResponse({

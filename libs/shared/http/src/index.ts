@@ -19,3 +19,4 @@ export * from './response-cache';
 export * from './json-text';
 export * from './answers';
 export * from './sync';
+export * from './preconditions';

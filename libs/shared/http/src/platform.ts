@@ -146,7 +146,7 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.enableCors({
     origin: '*',
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'If-Match', 'If-Unmodified-Since', 'Idempotency-Key', 'X-Request-Id'],
     exposedHeaders: ['X-WP-Total', 'X-WP-TotalPages', 'X-TEC-Total', 'X-TEC-TotalPages', 'Link', 'ETag', 'Location', 'X-Request-Id', 'Allow'],
     maxAge: 600,
   });
