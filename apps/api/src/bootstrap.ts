@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@calendar/shared/config';
 import { ConfiguredLanguageConstraint, configureHttpPlatform, createHttpAdapter, createLogger, DiscoveryService, JsonNestLogger, Logger, OpenApiDocument } from '@calendar/shared/http';
 import { installRequestLanguage } from '@calendar/i18n';
+import { installRateLimits } from '@calendar/shared/auth';
 import { PAGE_PATHS } from '@calendar/web';
 import { useContainer } from 'class-validator';
 import { AppModule } from './app.module';
@@ -22,6 +23,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
 /** Installs the platform (parsers, hooks, errors, validation) and the language hook, generates the API description, and initialises. */
 export async function bootstrap(app: NestFastifyApplication, config: AppConfig, logger: Logger): Promise<void> {
   await configureHttpPlatform(app, config, logger, PAGE_PATHS);
+  await installRateLimits(app, config, logger);
   installRequestLanguage(app);
   // Validators that need configuration (the language list) are resolved from Nest; all others from class-validator.
   useContainer({ get: (type: unknown) => (type === ConfiguredLanguageConstraint ? app.get(ConfiguredLanguageConstraint) : undefined) } as never, {

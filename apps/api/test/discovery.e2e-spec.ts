@@ -199,8 +199,8 @@ describe('discovery: API root, namespace index, OpenAPI document', () => {
         expect(statuses).toEqual(expect.arrayContaining(['400', '401', '500', '503']));
       }
     }
-    expect(Object.keys(doc.paths['/events'].get.responses)).toEqual(['200', '304', '400', '401', '404', '414', '500', '503']);
-    expect(Object.keys(doc.paths['/events/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '410', '412', '414', '500', '503']);
+    expect(Object.keys(doc.paths['/events'].get.responses)).toEqual(['200', '304', '400', '401', '404', '414', '429', '500', '503']);
+    expect(Object.keys(doc.paths['/events/{id}'].delete.responses)).toEqual(['200', '400', '401', '403', '404', '410', '412', '414', '429', '500', '503']);
     // Conditional writes (SPEC §18): the request headers, and the ETag of the record written.
     expect(doc.paths['/events/{id}'].patch.parameters.filter((parameter: { in: string }) => parameter.in === 'header').map((parameter: { name: string }) => parameter.name)).toEqual(['If-Match', 'If-Unmodified-Since']);
     expect(Object.keys(doc.paths['/events/{id}'].patch.responses['200'].headers)).toEqual(['ETag']);

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 // Jest loads this file before the workspace's path aliases are known, hence the relative import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { mysqlReachable, mysqlServerUrl } from '../../../libs/shared/testing/src/mysql-server';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { redisReachable, redisServerUrl } from '../../../libs/shared/testing/src/redis-server';
 
 /*
  * The HTTP suite runs once on SQLite and once on MySQL. MySQL is used whenever it is reachable; with
@@ -17,6 +19,11 @@ export default async () => {
   } else {
     process.stderr.write(`MySQL is not reachable at ${mysqlServerUrl()}: the HTTP suite runs on SQLite only.\n`);
   }
+  // The rate-limit counters shared through Redis (SPEC §18) are tested whenever a Redis answers; REQUIRE_REDIS=1
+  // makes a missing one a failure.
+  const redis = (await redisReachable()) ? redisServerUrl() : null;
+  if (redis === null && process.env['REQUIRE_REDIS'] === '1') throw new Error(`REQUIRE_REDIS=1 but Redis is not reachable at ${redisServerUrl()}`);
+  if (redis === null) process.stderr.write(`Redis is not reachable at ${redisServerUrl()}: rate-limit counters shared by instances are not tested.\n`);
   // Each engine twice: requests injected into the application, then the same suite over HTTP through Stoplight
   // Prism's validating proxy (E2E_PRISM=0 leaves the second out, for a quicker run while working).
   const prism = process.env['E2E_PRISM'] !== '0';
@@ -29,7 +36,7 @@ export default async () => {
       // Once per engine, not again through Prism: the sync property test (many writes and syncs checks the service,
       // not its description) and the built bundle's suite (its requests go to the bundle's own port, not the proxy).
       testPathIgnorePatterns: throughPrism ? ['/sync-guarantee\\.e2e-spec\\.ts$', '/bundle\\.e2e-spec\\.ts$'] : [],
-      globals: { E2E_ENGINE: engine, E2E_PRISM: throughPrism },
+      globals: { E2E_ENGINE: engine, E2E_PRISM: throughPrism, E2E_REDIS_URL: redis },
     })),
   );
   // The browser tests run when Chromium is installed; with REQUIRE_BROWSER=1 a missing one fails the run.

@@ -203,6 +203,15 @@ export class WebhookStore {
     await this.transactions.runApart((manager) => manager.query(`UPDATE webhook_messages SET state = 'pending', attempts = 0, next_at = ?, claimed_until = NULL WHERE id = ?`, [now, id]));
   }
 
+  /** How many messages wait to be delivered, to enabled endpoints and to disabled ones (the metrics' queue depth). */
+  async pendingByEndpointState(): Promise<{ enabled: boolean; count: number }[]> {
+    const rows: Row[] = await this.dataSource.query(
+      `SELECT w.enabled AS enabled, COUNT(*) AS count FROM webhook_messages m INNER JOIN webhooks w ON w.id = m.webhook_id WHERE m.state = 'pending' GROUP BY w.enabled`,
+    );
+    const counts = new Map(rows.map((row) => [Number(row['enabled']) === 1, Number(row['count'])]));
+    return [true, false].map((enabled) => ({ enabled, count: counts.get(enabled) ?? 0 }));
+  }
+
   /**
    * Up to `limit` messages due now to enabled endpoints, each the oldest pending one of its endpoint and record
    * (a later message about a record waits while an earlier one is retried), and not claimed by a live lease.

@@ -3,7 +3,7 @@ import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/com
 import { RequestContext } from '@calendar/i18n';
 import { AppConfig } from '@calendar/shared/config';
 import { Clock, inBackground } from '@calendar/shared/database';
-import { ApiException, Caller, LinkBuilder } from '@calendar/shared/http';
+import { ApiException, Caller, LinkBuilder, Metrics } from '@calendar/shared/http';
 import { EventService } from '@calendar/event';
 import { OrganizerService } from '@calendar/organizer';
 import { TermService } from '@calendar/taxonomy';
@@ -62,10 +62,14 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly venues: VenueService,
     private readonly organizers: OrganizerService,
     private readonly terms: TermService,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Started with the application unless `WEBHOOK_DELIVERY=off` (an instance that only answers the API). */
   onApplicationBootstrap(): void {
+    this.metrics.gauge('calendar_webhook_queue_depth', 'Webhook messages waiting to be delivered (SPEC §17), by whether their endpoint is enabled', ['endpoint'], async () =>
+      (await this.store.pendingByEndpointState()).map(({ enabled, count }) => ({ labels: { endpoint: enabled ? 'enabled' : 'disabled' }, value: count })),
+    );
     if (this.config.webhookDelivery) this.loop = this.run();
   }
 
@@ -156,6 +160,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
         if (finished - failingSince >= FAILING_FOR_MS) disable = 'failing';
       }
     }
+    this.metrics.deliveries.inc({ outcome: ok ? 'delivered' : disable !== undefined ? 'disabled' : state === 'failed' ? 'given_up' : 'failed' });
     await this.store.finish(
       message,
       { at: started, status: result.status, durationMs: finished - started, error: ok ? null : result.error, response: result.response },

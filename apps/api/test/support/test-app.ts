@@ -14,10 +14,13 @@ import { PrismProxy, prismDocument, startPrism, violationsOf } from './prism';
 
 declare const E2E_ENGINE: Engine;
 declare const E2E_PRISM: boolean;
+declare const E2E_REDIS_URL: string | null;
 
 export const ENGINE: Engine = typeof E2E_ENGINE === 'undefined' ? 'sqlite' : E2E_ENGINE;
 /** Whether requests go over HTTP through Prism's validating proxy (the `-prism` projects of the suite). */
 export const THROUGH_PRISM: boolean = typeof E2E_PRISM !== 'undefined' && E2E_PRISM;
+/** A Redis the suite may use (rate-limit counters shared by instances), or null when none answers. */
+export const REDIS_URL: string | null = typeof E2E_REDIS_URL === 'undefined' ? null : E2E_REDIS_URL;
 export const HOST = 'calendar.test';
 export const ORIGIN = `http://${HOST}`;
 export const API = `${ORIGIN}/wp-json/calendar/events/v1`;

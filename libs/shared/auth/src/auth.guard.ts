@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiException } from '@calendar/shared/http';
+import { ApiException, OWN_CREDENTIALS } from '@calendar/shared/http';
 import type { FastifyRequest } from 'fastify';
 import { TokenService } from './token.service';
 
@@ -21,10 +21,13 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    // A route that reads its own credentials (/metrics and its METRICS_TOKEN).
+    if (this.reflector.get<boolean>(OWN_CREDENTIALS, context.getHandler())) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const header = request.headers.authorization;
     if (header !== undefined) {
-      const caller = await this.tokens.authenticate(header);
+      // Looked up already when rate limits are on (installRateLimits).
+      const caller = request.authenticated !== undefined ? request.authenticated : await this.tokens.authenticate(header);
       if (!caller) throw ApiException.invalidCredentials();
       request.caller = caller;
     }

@@ -6,3 +6,4 @@ export * from './entities/user.entity';
 export * from './permissions';
 export * from './token.service';
 export * from './user.service';
+export * from './rate-limits';

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseTimeZone, TIME_ZONE_RULE, TimeZone } from '@calendar/shared/time';
 
 export type DatabaseConfig =
@@ -45,6 +46,19 @@ export class AppConfig {
   webhookAllowPrivate: boolean;
   /** Whether this instance delivers webhook messages (instances that only answer the API may leave it to others). */
   webhookDelivery: boolean;
+  /** Requests per minute per client address of anonymous callers (SPEC §18); null: no limit. */
+  rateLimitAnonymous: number | null;
+  /** Requests per minute per user, from any address (SPEC §18); null: no limit. */
+  rateLimitUser: number | null;
+  /** Where the rate-limit counters of every instance are kept (`redis://host:port/db`); null: per instance. */
+  redisUrl: string | null;
+  /**
+   * The proxies whose `X-Forwarded-For` gives the client address: false (none: the address is the connection's),
+   * true (every one), a number of hops, or the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
+  /** When set, `GET /metrics` asks for `Authorization: Bearer <this token>` (SPEC §19). */
+  metricsToken: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -157,8 +171,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   config.webhookDelivery = delivery === 'on';
   if (!['on', 'off'].includes(delivery)) problems['WEBHOOK_DELIVERY'] = 'must be on or off';
 
+  const perMinute = (name: string): number | null => {
+    const value = read(name, '');
+    if (value === '') return null;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) problems[name] = 'must be a whole number of requests per minute from 1 to 1000000 (unset: no limit)';
+    return Number(value);
+  };
+  config.rateLimitAnonymous = perMinute('RATE_LIMIT_ANONYMOUS');
+  config.rateLimitUser = perMinute('RATE_LIMIT_USER');
+
+  const redisUrl = read('REDIS_URL', '');
+  config.redisUrl = redisUrl === '' ? null : redisUrl;
+  if (config.redisUrl !== null && !/^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(config.redisUrl)) problems['REDIS_URL'] = 'must be redis://[user:password@]host[:port][/db] (or rediss:// for TLS)';
+
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY', 'false'));
+  if (trustProxy === null) problems['TRUST_PROXY'] = 'must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses and CIDR ranges';
+  else config.trustProxy = trustProxy;
+
+  const metricsToken = read('METRICS_TOKEN', '');
+  config.metricsToken = metricsToken === '' ? null : metricsToken;
+  if (config.metricsToken !== null && config.metricsToken.length < 16) problems['METRICS_TOKEN'] = 'must be at least 16 characters';
+
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** `TRUST_PROXY`: false, true, a number of hops, or addresses and CIDR ranges; null when it is none of those. */
+export function parseTrustProxy(value: string): boolean | number | string[] | null {
+  const text = value.trim().toLowerCase();
+  if (text === 'false' || text === '') return false;
+  if (text === 'true') return true;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const proxies = text.split(',').map((item) => item.trim());
+  const valid = proxies.every((item) => {
+    const [address, bits, extra] = item.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+  return valid ? proxies : null;
 }
 
 export function parseDatabaseUrl(url: string): DatabaseConfig | null {

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '@calendar/shared/config';
-import type { VersionsHolder } from '@calendar/shared/http';
+import { Metrics, type VersionsHolder } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock';
 import { inBackground } from './query-counter';
@@ -71,6 +71,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly versions: DataVersionSource,
+    private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
@@ -134,6 +135,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
     } else {
       cursor = { ...scope, mode: 'full', from: 0, to: (await this.sequence(versions)).seq, afterSeq: 0, afterId: 0, issuedAt: now };
     }
+    this.metrics.syncs.inc({ kind: scope.kind, mode: cursor.mode });
     const last = (): SyncPage<T>['token'] => encodeToken({ ...scope, seq: cursor.to, issuedAt: now });
     if (cursor.mode === 'full') {
       const { items, lastId, more } = await source.full(cursor.afterId, perPage);

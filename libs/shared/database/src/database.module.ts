@@ -4,13 +4,14 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '@calendar/shared/config';
 import { CacheModule, CacheRegistry } from '@calendar/shared/cache';
 import { buildDataSourceOptions } from './data-source-options';
-import { CurrentVersion } from '@calendar/shared/http';
+import { CurrentVersion, Metrics } from '@calendar/shared/http';
 import { ChangeLog } from './change-log';
 import { Clock } from './clock';
 import { CountMemo } from './count-memo';
 import { FragmentCache } from './fragment-cache';
 import { DatabaseDataVersion, DataVersionSource, GlobalVersion } from './data-version';
 import { ConditionalWrites } from './conditional-write';
+import { DatabaseMetrics } from './database-metrics';
 import { GaleraNode, isGaleraNode, onEveryConnection, syncWaitFor } from './galera';
 import { HealthController } from './health.controller';
 import { IdempotencyInterceptor, IdempotencyStore } from './idempotency';
@@ -63,8 +64,8 @@ export class DatabaseModule {
         { provide: GaleraNode, inject: [DataSource], useFactory: (dataSource: DataSource) => GaleraNode.of(dataSource) },
         {
           provide: TransactionRunner,
-          inject: [DataSource, GaleraNode],
-          useFactory: (dataSource: DataSource, galera: GaleraNode) => new TransactionRunner(dataSource, WRITE_ATTEMPTS, galera),
+          inject: [DataSource, GaleraNode, Metrics],
+          useFactory: (dataSource: DataSource, galera: GaleraNode, metrics: Metrics) => new TransactionRunner(dataSource, WRITE_ATTEMPTS, galera, metrics),
         },
         { provide: DataVersionSource, useClass: DatabaseDataVersion },
         { provide: CurrentVersion, inject: [DataVersionSource], useFactory: (versions: DataVersionSource) => new GlobalVersion(versions) },
@@ -83,6 +84,7 @@ export class DatabaseModule {
         Clock,
         ChangeLog,
         ConditionalWrites,
+        DatabaseMetrics,
       ],
       exports: [GaleraNode, TransactionRunner, DataVersionSource, CurrentVersion, CountMemo, FragmentCache, IdempotencyStore, IdempotencyInterceptor, Clock, ChangeLog, ConditionalWrites],
     };

@@ -17,3 +17,4 @@ export * from './change-log';
 export * from './sync-token';
 export * from './change-rows';
 export * from './conditional-write';
+export * from './database-metrics';

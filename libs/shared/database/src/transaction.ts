@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDeadlock, isUniqueViolation } from '@calendar/shared/http';
+import { isDeadlock, isUniqueViolation, Metrics } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
 import { GaleraNode } from './galera';
 import { ScopedStore } from './scoped-store';
@@ -62,6 +62,8 @@ export class TransactionRunner {
     private readonly attempts = WRITE_ATTEMPTS,
     /** Whether the server is a Galera node (asked when the service starts: `GaleraNode.of`). */
     galera = new GaleraNode(false),
+    /** Where retried writes are counted (SPEC §19). */
+    private readonly metrics?: Metrics,
   ) {
     guardConnections(dataSource);
     this.coordinator = new WriteCoordinator(dataSource, galera);

@@ -72,6 +72,7 @@ export const ERROR_CODES: Record<number, string[]> = {
   415: ['rest_unsupported_media_type'],
   412: ['precondition-failed'],
   422: ['idempotency-key-reused'],
+  429: ['rest_rate_limited'],
   500: ['internal-error'],
   503: ['service-unavailable', 'write-conflict'],
 };
@@ -115,6 +116,11 @@ const CREATED_HEADERS = { Location: HEADER('The rest_url of the record created')
 /** Headers of error answers: when to try again. */
 const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
   409: { 'Retry-After': { description: 'Seconds to wait before sending again (idempotency-key-in-flight)', schema: INTEGER } },
+  429: {
+    'Retry-After': { description: 'Seconds until the limit allows requests again', schema: INTEGER },
+    'RateLimit-Policy': HEADER('The limit that applies (IETF RateLimit headers): "anonymous";q=600;w=60'),
+    RateLimit: HEADER('What is left of it: "anonymous";r=0;t=12 (requests remaining, seconds until the window ends)'),
+  },
   503: { 'Retry-After': { description: 'Seconds to wait before sending again', schema: INTEGER } },
 };
 
@@ -125,7 +131,7 @@ export interface AnswerOptions {
   list?: string;
   /** A sync answer (SPEC §16.2): the envelope key holding the items and tombstones. */
   sync?: string;
-  /** The error statuses the route can answer besides those every route can (400, 401 for bad credentials, 414, 500, 503). */
+  /** The error statuses the route can answer besides those every route can (400, 401 for bad credentials, 414, 429 when rate limits are on, 500, 503). */
   errors?: number[];
   /** A write: its answer is never a 304, and carries no ETag unless `etag` says it does. */
   write?: boolean;
@@ -184,7 +190,7 @@ export function syncSchema(key: string, model: Type<unknown>): Record<string, un
 export function ApiAnswers(model: Type<unknown> | { schema: Record<string, unknown>; type?: string }, options: AnswerOptions = {}): MethodDecorator & ClassDecorator {
   const status = options.status ?? 200;
   const read = !options.write;
-  const errors = [...new Set([400, 401, ...(options.errors ?? []), 414, 500, 503])].sort((a, b) => a - b);
+  const errors = [...new Set([400, 401, ...(options.errors ?? []), 414, 429, 500, 503])].sort((a, b) => a - b);
   const given = 'schema' in model ? model : null;
   const schema = given ? given.schema : options.list ? listSchema(options.list, model as Type<unknown>) : options.sync ? syncSchema(options.sync, model as Type<unknown>) : ref(model as Type<unknown>);
   return applyDecorators(

@@ -20,3 +20,4 @@ export * from './json-text';
 export * from './answers';
 export * from './sync';
 export * from './preconditions';
+export * from './metrics';

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { ApiException } from './api-exception';
 import { answerWhileDraining } from './refused-body';
 import { applyCaching } from './caching';
+import { Metrics } from './metrics';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
 import { JsonText } from './json-text';
@@ -38,7 +39,7 @@ function routerRefusal(error: { code?: string }, _request: unknown, reply: unkno
 }
 
 /** Paths answered outside the API root. */
-export const OPERATIONAL_PATHS = ['healthz', 'readyz'];
+export const OPERATIONAL_PATHS = ['healthz', 'readyz', 'metrics'];
 
 /**
  * The Fastify adapter: language bases (`/fr/wp-json/...`) are rewritten onto the one route table and remembered
@@ -49,7 +50,7 @@ export function createHttpAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PATH_SEGMENT },
     frameworkErrors: routerRefusal,
     genReqId: (req: IncomingMessage) => {
@@ -127,7 +128,9 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
     }
     return answer;
   });
+  const metrics = app.get(Metrics);
   fastify.addHook('onResponse', async (request, reply) => {
+    metrics.requests.labels(Metrics.routeOf(request.routeOptions.url), request.method, String(reply.statusCode)).observe(reply.elapsedTime / 1000);
     // The line is built only when it is written (`LOG_LEVEL` at info or below).
     if (!logger.isLevelEnabled('info')) return;
     logger.info(

@@ -33,6 +33,8 @@ declare module 'fastify' {
     language?: string;
     /** The authenticated caller, or null for anonymous requests. */
     caller?: Caller | null;
+    /** The caller the credentials name, when looked up before the auth guard (rate limits); null: none or not valid. */
+    authenticated?: Caller | null;
     /** Parameters from path, body and query merged with that precedence. */
     params_?: Record<string, unknown>;
   }
