@@ -44,7 +44,8 @@ describe('GET /metrics (SPEC §19)', () => {
       data: { status: 401 },
     };
     const editor = await t.user('editor');
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789abcd' }, { authorization: `Bearer ${editor.token}` }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-0123456789abcd' }, { authorization: `Bearer ${editor.token}` }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }];
+    for (const headers of attempts) {
       const reply = await t.request('GET', '/metrics', { headers });
       expect([reply.status, reply.body, reply.headers['www-authenticate']]).toEqual([401, unauthorized, 'Bearer realm="metrics"']);
     }
@@ -79,7 +80,7 @@ describe('GET /metrics (SPEC §19)', () => {
     const queries = family(families, 'calendar_db_query_duration_seconds');
     expect(queries.type).toBe('histogram');
     expect(sample(families, 'calendar_db_query_duration_seconds', { outcome: 'ok' })?.count).toBeGreaterThan(0);
-    const pool = Object.fromEntries(family(families, 'calendar_db_pool_connections').series.map((series) => [series.labels['state'], series.value]));
+    const pool: Record<string, number> = Object.fromEntries(family(families, 'calendar_db_pool_connections').series.map((series) => [series.labels['state'], series.value as number]));
     expect(Object.keys(pool).sort()).toEqual(['idle', 'in_use', 'limit']);
     expect(pool['limit']).toBe(ENGINE === 'mysql' ? 20 : 1);
     expect(pool['in_use'] + pool['idle']).toBeLessThanOrEqual(pool['limit']);

@@ -1,7 +1,7 @@
 import { ApiTokenEntity, TokenService, UserEntity, UserService } from '@calendar/shared/auth';
 import { createMigratedSqlite } from '@calendar/shared/testing';
 import { DataSource } from 'typeorm';
-import { runCommand, UsageError } from './commands';
+import { dataOptions, runCommand, UsageError } from './commands';
 
 describe('runCommand', () => {
   let dataSource: DataSource;
@@ -38,5 +38,23 @@ describe('runCommand', () => {
     await expect(runCommand('users:list', ['--all'], services)).rejects.toThrow(UsageError);
     await expect(runCommand('users:create', ['--login', 'x'], services)).rejects.toThrow('--role is required');
     await expect(runCommand('tokens:create', ['--login', 'nobody'], services)).rejects.toThrow('no user with login "nobody"');
+  });
+});
+
+describe('dataOptions', () => {
+  it('reads the file of export, import and backup, and --with-secrets of export only', () => {
+    expect(dataOptions('export', ['--to', 'a.jsonl'])).toEqual({ file: 'a.jsonl', withSecrets: false });
+    expect(dataOptions('export', ['--with-secrets', '--to=a.jsonl'])).toEqual({ file: 'a.jsonl', withSecrets: true });
+    expect(dataOptions('import', ['--from', 'a.jsonl'])).toEqual({ file: 'a.jsonl', withSecrets: false });
+    expect(dataOptions('backup', ['--to', 'copy.sqlite'])).toEqual({ file: 'copy.sqlite', withSecrets: false });
+  });
+
+  it.each([
+    ['export', [], '--to is required'],
+    ['import', ['--to', 'a.jsonl'], 'unknown argument "--to"'],
+    ['import', ['--from'], '--from needs a file'],
+    ['backup', ['--to', 'a', '--with-secrets'], 'unknown argument "--with-secrets"'],
+  ])('refuses %s %j: %s', (command, args, message) => {
+    expect(() => dataOptions(command, args)).toThrow(new UsageError(message));
   });
 });

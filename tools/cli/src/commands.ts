@@ -6,7 +6,30 @@ export const USAGE = `Usage: npm run --silent cli -- <command> [options]
   users:create --login <login> --role <administrator|editor|author|contributor>
   tokens:create --login <login>
   tokens:revoke --token <token>
-  users:list`;
+  users:list
+  export --to <file> [--with-secrets]   the whole calendar as JSON Lines (secrets: API token digests, webhooks)
+  import --from <file>                  an export, into an empty database of either engine, in one transaction
+  backup --to <file>                    a consistent copy of the SQLite database, while the service runs`;
+
+/** The commands that move or copy the data (they need every record kind, not only users). */
+export const DATA_COMMANDS = ['export', 'import', 'backup'];
+
+/** The options of a data command: `--to`/`--from` and the flag `--with-secrets`. */
+export function dataOptions(command: string, args: string[]): { file: string; withSecrets: boolean } {
+  const path = command === 'import' ? 'from' : 'to';
+  let file: string | undefined;
+  let withSecrets = false;
+  for (let index = 0; index < args.length; index++) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(args[index]);
+    if (match?.[1] === 'with-secrets' && command === 'export' && match[2] === undefined) withSecrets = true;
+    else if (match?.[1] === path) {
+      file = match[2] ?? args[++index];
+      if (file === undefined || file === '') throw new UsageError(`--${path} needs a file`);
+    } else throw new UsageError(`unknown argument "${args[index]}"`);
+  }
+  if (file === undefined) throw new UsageError(`--${path} is required`);
+  return { file, withSecrets };
+}
 
 interface Services {
   users: UserService;

@@ -1,16 +1,38 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { TokenService, UserInputError, UserService } from '@calendar/shared/auth';
-import { ConfigError } from '@calendar/shared/config';
+import { ConfigError, loadConfig } from '@calendar/shared/config';
+import { TransactionRunner } from '@calendar/shared/database';
+import { DataSource } from 'typeorm';
+import { backupSqlite } from './backup';
 import { CliModule } from './cli.module';
-import { runCommand, USAGE, UsageError } from './commands';
+import { DATA_COMMANDS, dataOptions, runCommand, USAGE, UsageError } from './commands';
+import { assertFree, DataMoveError, exportCalendar, importCalendar } from './data-move';
+import { DataModule } from './data.module';
 
 /** Resolves once the text is handed to the operating system, so that nothing is lost if the process ends. */
 function print(stream: NodeJS.WriteStream, text: string): Promise<void> {
   return new Promise((resolve) => stream.write(text, () => resolve()));
 }
 
-/** Manages users and tokens against DATABASE_URL; prints one JSON object on stdout per command. */
+/** Export, import and backup: each prints one JSON object with what it did. */
+async function runDataCommand(command: string, args: string[]): Promise<object> {
+  const { file, withSecrets } = dataOptions(command, args);
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 100) / 10;
+  if (command === 'backup') return { ...(await backupSqlite(loadConfig(), file)), seconds: seconds() };
+  if (command === 'export') assertFree(file);
+  const app = await NestFactory.createApplicationContext(DataModule, { logger: false, abortOnError: false });
+  try {
+    const dataSource = app.get(DataSource);
+    const rows = command === 'export' ? await exportCalendar(dataSource, app.get(TransactionRunner), file, { withSecrets }) : await importCalendar(dataSource, app.get(TransactionRunner), file);
+    return { [command === 'export' ? 'exported' : 'imported']: rows, file, seconds: seconds() };
+  } finally {
+    await app.close();
+  }
+}
+
+/** Manages users and tokens, and moves the data, against DATABASE_URL; prints one JSON object on stdout per command. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   if (command === undefined || command === '--help' || command === 'help') {
@@ -19,6 +41,10 @@ async function main(argv: string[]): Promise<number> {
   }
   let app;
   try {
+    if (DATA_COMMANDS.includes(command)) {
+      await print(process.stdout, `${JSON.stringify(await runDataCommand(command, args))}\n`);
+      return 0;
+    }
     app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
     const result = await runCommand(command, args, { users: app.get(UserService), tokens: app.get(TokenService) });
     await print(process.stdout, `${JSON.stringify(result)}\n`);
@@ -28,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof UserInputError || error instanceof ConfigError) {
+    if (error instanceof UserInputError || error instanceof ConfigError || error instanceof DataMoveError) {
       process.stderr.write(`error: ${error.message}\n`);
       return 1;
     }
