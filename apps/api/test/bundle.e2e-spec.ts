@@ -8,7 +8,7 @@ import { runExample } from '../../../tools/client/src/example';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { readMirror, syncOnce } from '../../../tools/client/src/mirror';
 import { Receiver } from './support/receiver';
-import { ENGINE } from './support/test-app';
+import { ENGINE, REDIS_URL } from './support/test-app';
 
 /*
  * The artifact people run: the webpack bundle, started as `npm start` starts it (same file, same heap limit),
@@ -272,6 +272,41 @@ describe(`a local copy kept by the typed client's sync loop (${ENGINE}, SPEC §1
       expect(await syncOnce(`${service.base}${NS}`, file)).toEqual({ changed: 0, removed: 0, full: false });
       const listed = (await (await fetch(`${service.base}${NS}/events?start_date=2031-01-01&end_date=2031-12-31&per_page=50`)).json()) as { events: { id: number }[] };
       expect(Object.values(readMirror(file).events).sort((a, b) => a.id - b.id)).toEqual(listed.events);
+    } finally {
+      await service.stop();
+      await database.drop();
+    }
+  }, 120_000);
+});
+
+describe(`conditional writes, rate limits and metrics of the built bundle (${ENGINE}, SPEC §18, §19)`, () => {
+  it('chains writes by ETag, limits anonymous callers (in Redis when there is one) and reports it all on /metrics', async () => {
+    const database = await createTestDatabase(ENGINE);
+    const METRICS_TOKEN = 'bundle-metrics-token-0123456789';
+    const service = await startBuiltService({ DATABASE_URL: database.url, ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_ANONYMOUS: '3', RATE_LIMIT_USER: '1000', METRICS_TOKEN, ...(REDIS_URL ? { REDIS_URL } : {}) });
+    try {
+      const send = (method: string, path: string, headers: Record<string, string> = {}, body?: Record<string, unknown>) =>
+        fetch(`${service.base}${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+      const made = await send('POST', `${NS}/categories`, admin, { name: 'Guarded' });
+      const etag = made.headers.get('etag') as string;
+      expect([made.status, made.headers.get('ratelimit-policy')]).toEqual([201, '"user";q=1000;w=60']);
+      const { id } = (await made.json()) as { id: number };
+      const renamed = await send('PATCH', `${NS}/categories/${id}`, { ...admin, 'if-match': etag }, { name: 'Guarded twice' });
+      expect([renamed.status, renamed.headers.get('etag') === etag]).toEqual([200, false]);
+      const stale = await send('DELETE', `${NS}/categories/${id}`, { ...admin, 'if-match': etag });
+      expect([stale.status, ((await stale.json()) as { code: string }).code]).toEqual([412, 'precondition-failed']);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await send('GET', `${NS}/categories`)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const limited = await send('GET', `${NS}/tags`);
+      expect([limited.status, limited.headers.get('ratelimit-policy'), ((await limited.json()) as { code: string }).code, Number(limited.headers.get('retry-after')) > 0]).toEqual([429, '"anonymous";q=3;w=60', 'rest_rate_limited', true]);
+      expect((await send('GET', '/metrics')).status).toBe(401);
+      const metrics = await send('GET', '/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
+      const text = await metrics.text();
+      expect([metrics.status, metrics.headers.get('content-type')]).toEqual([200, 'text/plain; version=0.0.4; charset=utf-8']);
+      expect(text).toContain('calendar_http_request_duration_seconds_count{route="/wp-json/calendar/events/v1/categories",method="GET",status="429"} 1');
+      expect(text).toContain('calendar_http_request_duration_seconds_count{route="/wp-json/calendar/events/v1/categories/:id",method="DELETE",status="412"} 1');
     } finally {
       await service.stop();
       await database.drop();

@@ -216,7 +216,9 @@ class Imported {
   note(table: string, row: Record<string, unknown>): void {
     if (!['terms', 'venues', 'organizers', 'events'].includes(table)) return;
     const id = row['id'] as number;
-    this.ids.set(table, [...(this.ids.get(table) ?? []), id]);
+    const ids = this.ids.get(table) ?? [];
+    ids.push(id);
+    this.ids.set(table, ids);
     if (table === 'terms') this.taxonomies.set(id, String(row['taxonomy']));
     if (table === 'events') this.longestSpan = Math.max(this.longestSpan, Math.round((Date.parse(String(row['end_utc'])) - Date.parse(String(row['start_utc']))) / 1000));
   }

@@ -22,7 +22,7 @@ async function runDataCommand(command: string, args: string[]): Promise<object> 
   const seconds = () => Math.round((Date.now() - started) / 100) / 10;
   if (command === 'backup') return { ...(await backupSqlite(loadConfig(), file)), seconds: seconds() };
   if (command === 'export') assertFree(file);
-  const app = await NestFactory.createApplicationContext(DataModule, { logger: false, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(DataModule.forRoot(), { logger: false, abortOnError: false });
   try {
     const dataSource = app.get(DataSource);
     const rows = command === 'export' ? await exportCalendar(dataSource, app.get(TransactionRunner), file, { withSecrets }) : await importCalendar(dataSource, app.get(TransactionRunner), file);

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TransactionRunner } from '@calendar/shared/database';
+import { AppConfig } from '@calendar/shared/config';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock';
@@ -25,9 +26,11 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
     private readonly transactions: TransactionRunner,
     private readonly series: SeriesWriter,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
+    if (!this.config.runsJobs) return;
     this.schedule();
     this.timer = setInterval(() => this.schedule(), EVERY_MS);
     this.timer.unref();

@@ -59,6 +59,12 @@ export class AppConfig {
   trustProxy: boolean | number | string[];
   /** When set, `GET /metrics` asks for `Authorization: Bearer <this token>` (SPEC §19). */
   metricsToken: string | null;
+  /**
+   * Whether this process runs the service's timed jobs (the series horizon, the change log's pruning): the
+   * service does; `export` and `import` do not, so that they change nothing but what they are asked to. Not read
+   * from the environment.
+   */
+  runsJobs = true;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -75,6 +75,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
+    if (!this.config.runsJobs) return;
     this.timer = setInterval(() => void inBackground(() => this.prune()).catch(() => undefined), PRUNE_EVERY_MS);
     this.timer.unref();
   }

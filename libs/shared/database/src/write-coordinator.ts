@@ -78,7 +78,11 @@ export class WriteCoordinator {
     const [{ writes }] = await manager.query('SELECT writes FROM version_slots WHERE slot = ?', [slot]);
     const seq = Number(writes);
     const events = effects.onlyAddedEvents() ?? [0];
-    await manager.query(`INSERT INTO write_log (slot, seq, event_id) VALUES ${events.map(() => '(?, ?, ?)').join(', ')}`, events.flatMap((id) => [slot, seq, id]));
+    // In statements of at most 1,000 rows (an import adds every event at once; SQLite takes 32,766 values a statement).
+    for (let at = 0; at < events.length; at += 1000) {
+      const batch = events.slice(at, at + 1000);
+      await manager.query(`INSERT INTO write_log (slot, seq, event_id) VALUES ${batch.map(() => '(?, ?, ?)').join(', ')}`, batch.flatMap((id) => [slot, seq, id]));
+    }
     if (seq % 16 === 0) await manager.query('DELETE FROM write_log WHERE slot = ? AND seq <= ?', [slot, seq - WRITE_LOG_PER_SLOT]);
   }
 
