@@ -134,3 +134,46 @@ describe('GET /metrics (SPEC §19)', () => {
     ]);
   });
 });
+
+describe('the reader of the Prometheus text format these tests use', () => {
+  it('reads families, labels with escapes, and histograms by their labels', () => {
+    const families = parsePrometheusText(
+      [
+        '# HELP a_total Things, with a \\\\ backslash',
+        '# TYPE a_total counter',
+        'a_total{path="/x\\"y\\n",code="200"} 3',
+        '# TYPE h histogram',
+        'h_bucket{le="0.1",route="/a"} 1',
+        'h_bucket{le="+Inf",route="/a"} 2',
+        'h_sum{route="/a"} 0.5',
+        'h_count{route="/a"} 2',
+        'h_bucket{route="/b",le="+Inf"} 0',
+        'h_sum{route="/b"} 0',
+        'h_count{route="/b"} 0',
+        '',
+      ].join('\n'),
+    );
+    expect(families.map((family) => [family.name, family.type, family.help])).toEqual([
+      ['a_total', 'counter', 'Things, with a \\ backslash'],
+      ['h', 'histogram', ''],
+    ]);
+    expect(families[0].series).toEqual([{ labels: { path: '/x"y\n', code: '200' }, value: 3 }]);
+    expect(families[1].series.map((series) => [series.labels, series.count, series.sum, [...(series.buckets ?? new Map()).entries()]])).toEqual([
+      [{ route: '/a' }, 2, 0.5, [[0.1, 1], [Infinity, 2]]],
+      [{ route: '/b' }, 0, 0, [[Infinity, 0]]],
+    ]);
+  });
+
+  it.each([
+    ['a sample of no typed family', 'x 1\n', 'a sample before any family'],
+    ['a bad value', '# TYPE x gauge\nx one\n', 'not a number'],
+    ['an unterminated label', '# TYPE x gauge\nx{a="1} 1\n', 'unterminated label value'],
+    ['a series twice', '# TYPE x gauge\nx 1\nx 2\n', 'series twice'],
+    ['buckets that go down', '# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n', 'not cumulative'],
+    ['a histogram without +Inf', '# TYPE h histogram\nh_bucket{le="1"} 1\nh_sum 1\nh_count 1\n', 'lacks its +Inf bucket'],
+    ['a count other than +Inf', '# TYPE h histogram\nh_bucket{le="+Inf"} 2\nh_sum 1\nh_count 1\n', 'differs from _count'],
+    ['no final line feed', '# TYPE x gauge\nx 1', 'does not end with a line feed'],
+  ])('refuses %s', (_name, text, problem) => {
+    expect(() => parsePrometheusText(text)).toThrow(problem);
+  });
+});
