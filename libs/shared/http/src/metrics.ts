@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Headers, Injectable, SetMetadata } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CacheRegistry } from '@calendar/shared/cache';
+import { CacheRegistry, CacheStats } from '@calendar/shared/cache';
 import { AppConfig } from '@calendar/shared/config';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ApiException } from './api-exception';
@@ -63,26 +63,20 @@ export class Metrics {
   constructor(caches: CacheRegistry) {
     collectDefaultMetrics({ register: this.registry, prefix: 'calendar_' });
     const stats = () => caches.stats();
-    new Counter({
-      name: 'calendar_cache_hits_total',
-      help: 'Answers and parts of answers served from each cache',
-      labelNames: ['cache'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const cache of stats()) this.inc({ cache: cache.name }, cache.hits);
-      },
-    });
-    new Counter({
-      name: 'calendar_cache_misses_total',
-      help: 'Answers and parts of answers each cache did not hold, computed instead',
-      labelNames: ['cache'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const cache of stats()) this.inc({ cache: cache.name }, cache.misses);
-      },
-    });
+    const fromCaches = (name: string, help: string, count: (cache: CacheStats) => number) =>
+      new Counter({
+        name,
+        help,
+        labelNames: ['cache'] as const,
+        registers: [this.registry],
+        collect() {
+          // The caches count for themselves: the counter is set to their counts when scraped.
+          this.reset();
+          for (const cache of stats()) this.inc({ cache: cache.name }, count(cache));
+        },
+      });
+    fromCaches('calendar_cache_hits_total', 'Answers and parts of answers served from each cache', (cache) => cache.hits);
+    fromCaches('calendar_cache_misses_total', 'Answers and parts of answers each cache did not hold, computed instead', (cache) => cache.misses);
     new Gauge({
       name: 'calendar_cache_entries',
       help: 'Entries each cache holds now',
