@@ -22,6 +22,10 @@ describe('toApiException', () => {
     const unavailable = toApiException({ code: 'ECONNREFUSED' }) as ApiException;
     expect(unavailable.toBody()).toEqual({ code: 'service-unavailable', message: 'The service cannot reach its database; try again shortly.', data: { status: 503 } });
     expect(unavailable.headers).toEqual({ 'Retry-After': '5' });
+    // A pooled connection the server dropped while a node went down.
+    for (const dropped of [{ code: 'EPIPE' }, new Error("Can't add new command when connection is in closed state")]) {
+      expect(body(dropped)).toEqual(unavailable.toBody());
+    }
   });
 
   it('answers 503 with Retry-After, never 500, for conflicts that outlasted the retries and for a node not ready', () => {

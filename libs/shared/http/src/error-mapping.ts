@@ -4,6 +4,7 @@ import { ApiException } from './api-exception';
 const CONNECTION_ERRORS = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  'EPIPE',
   'ETIMEDOUT',
   'EHOSTUNREACH',
   'ENOTFOUND',
@@ -56,7 +57,8 @@ export function isConnectionError(error: unknown): boolean {
     (typeof cause.code === 'string' && CONNECTION_ERRORS.has(cause.code)) ||
     ['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError'].includes(String((error as ErrorLike).name)) ||
     // Matched by message, not `instanceof`: driver errors may come from another realm (native addons, test VMs).
-    /pool is closed|connection is not (yet )?established|database connection is not open/i.test(String((error as { message?: unknown })?.message ?? ''))
+    // mysql2 on a pooled connection the server dropped meanwhile: "Can't add new command when connection is in closed state".
+    /pool is closed|connection is not (yet )?established|database connection is not open|connection is in closed state/i.test(String((error as { message?: unknown })?.message ?? ''))
   );
 }
 
