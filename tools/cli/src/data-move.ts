@@ -250,7 +250,7 @@ export async function importCalendar(dataSource: DataSource, transactions: Trans
   return transactions.run(async (manager) => {
     for (const table of MUST_BE_EMPTY) {
       const [row] = await manager.query(`SELECT COUNT(*) AS n FROM ${table}`);
-      if (Number(row.n) > 0) throw new DataMoveError(`the database is not empty (${table} has ${Number(row.n)} rows): import into a new database`);
+      if (Number(row.n) > 0) throw new DataMoveError(`the database is not empty (${table} has ${Number(row.n)} row${Number(row.n) === 1 ? '' : 's'}): import into a new database`);
     }
     const counts: Record<string, number> = {};
     const imported = new Imported();
@@ -302,7 +302,8 @@ export async function importCalendar(dataSource: DataSource, transactions: Trans
       if (Number(trailer[table] ?? 0) !== (counts[table] ?? 0)) throw new DataMoveError(`the file has ${counts[table] ?? 0} rows of ${table} where its last line says ${String(trailer[table] ?? 0)}: it is damaged`);
     }
     imported.recordIn(manager);
-    return counts;
+    // In the file's order of tables, as `export` answers.
+    return Object.fromEntries(Object.keys(trailer).map((table) => [table, counts[table]]));
   });
 }
 
