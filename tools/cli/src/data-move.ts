@@ -334,7 +334,7 @@ function checkHeader(text: string | null): void {
   }
 }
 
-/** Makes an empty file's name free: an export never writes over a file. */
+/** Refuses a file that exists: an export never writes over one. */
 export function assertFree(file: string): void {
   if (existsSync(file)) throw new DataMoveError(`${file} exists already: name a new file`);
 }
