@@ -49,6 +49,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The passes running (the loop's and those asked for with `tick`). */
+  private readonly passes = new Set<Promise<number>>();
   private lastPrune = 0;
   /** Bodies being made in this pass, by change (see `bodyOf`). */
   private readonly rendering = new Map<string, Promise<string>>();
@@ -87,7 +89,21 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One pass: claims the messages due now and makes one attempt of each; answers how many. */
-  async tick(): Promise<number> {
+  tick(): Promise<number> {
+    const pass = this.pass();
+    this.passes.add(pass);
+    return pass.finally(() => this.passes.delete(pass));
+  }
+
+  /**
+   * Resolves once no pass is running and no attempt is in flight (what a pass started has been recorded): for a
+   * caller about to change the tables under the worker (the tests empty them between cases).
+   */
+  async settled(): Promise<void> {
+    while (this.passes.size > 0 || this.inFlight.size > 0) await Promise.allSettled([...this.passes, ...this.inFlight]);
+  }
+
+  private async pass(): Promise<number> {
     const now = this.clock.now().getTime();
     const due = await this.store.due(now, BATCH);
     const held = await this.store.claim(due.map((message) => message.id), now, now + LEASE_MS);
