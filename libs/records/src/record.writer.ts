@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { DATA_PARTS, DataPart, GuardedKind, RecordGuard, WriteCondition, WriteEffects } from '@calendar/shared/database';
+import { DATA_PARTS, DataPart, GuardedKind, GuardedRecord, RecordGuard, WriteCondition, WriteEffects } from '@calendar/shared/database';
 import { ApiException, isUniqueViolation } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
@@ -156,7 +156,7 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
   }
 
   /** The record a conditional write of this kind names. */
-  private guarded(target: RecordTarget, scope: RequestContext): { kind: GuardedKind; id?: number; scope: RequestContext } {
+  private guarded(target: RecordTarget, scope: RequestContext): GuardedRecord {
     return { kind: { kind: this.kind.kind, table: this.kind.path as GuardedKind['table'] }, id: 'id' in target ? target.id : undefined, scope };
   }
 

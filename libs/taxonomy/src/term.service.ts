@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { ChangeLog, ConditionalWrites, filterDigest, FragmentCache, RecordGuard, SyncSource, TransactionRunner, WriteCondition, WriteEffects } from '@calendar/shared/database';
+import { ChangeLog, ConditionalWrites, filterDigest, FragmentCache, RecordGuard, SyncSource, TransactionRunner, WriteEffects } from '@calendar/shared/database';
 import { ApiException, assertPageExists, isUniqueViolation, JsonText, LinkBuilder, ListResult, refuseNonSyncParams, syncBody, SyncQueryDto, VersionsHolder, WritePrecondition } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
@@ -129,7 +129,7 @@ export class TermService {
 
   /** `precondition`: the request's `If-Match` / `If-Unmodified-Since` (SPEC §18). */
   async update(taxonomy: Taxonomy, id: number, input: TermWrite, context: RequestContext, precondition?: WritePrecondition): Promise<TermResponse> {
-    await this.conditional.run(this.condition(taxonomy, id, precondition), { kind: { kind: taxonomy, table: 'terms' }, id, scope: context }, (guard) => this.updateNow(taxonomy, id, input, context, guard));
+    await this.conditionally(taxonomy, id, context, precondition, (guard) => this.updateNow(taxonomy, id, input, context, guard));
     return this.get(taxonomy, id, context);
   }
 
@@ -163,7 +163,7 @@ export class TermService {
    * if it holds (SPEC §18).
    */
   remove(taxonomy: Taxonomy, id: number, context: RequestContext, precondition?: WritePrecondition): Promise<TermResponse> {
-    return this.conditional.run(this.condition(taxonomy, id, precondition), { kind: { kind: taxonomy, table: 'terms' }, id, scope: context }, (guard) => this.removeNow(taxonomy, id, context, guard));
+    return this.conditionally(taxonomy, id, context, precondition, (guard) => this.removeNow(taxonomy, id, context, guard));
   }
 
   private async removeNow(taxonomy: Taxonomy, id: number, context: RequestContext, guard: RecordGuard | undefined): Promise<TermResponse> {
@@ -283,9 +283,10 @@ export class TermService {
     }
   }
 
-  /** A write's precondition, checked against what a GET of the term answers (SPEC §18). */
-  private condition(taxonomy: Taxonomy, id: number, precondition: WritePrecondition | undefined): WriteCondition {
-    return { precondition, current: (scope) => this.get(taxonomy, id, scope) };
+  /** Runs a write of the term under its precondition, checked against what a GET of the term answers (SPEC §18). */
+  private conditionally<T>(taxonomy: Taxonomy, id: number, context: RequestContext, precondition: WritePrecondition | undefined, write: (guard?: RecordGuard) => Promise<T>): Promise<T> {
+    const condition = { precondition, current: (scope: RequestContext) => this.get(taxonomy, id, scope) };
+    return this.conditional.run(condition, { kind: { kind: taxonomy, table: 'terms' }, id, scope: context }, write);
   }
 
   /** A parent must be 0 or an existing category that is not the term itself nor one of its descendants. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiException, isUniqueViolation, JsonText, requestOrigin } from '@calendar/shared/http';
+import { answerText, ApiException, isUniqueViolation, JsonText, requestOrigin } from '@calendar/shared/http';
 import { parseUtcWallClock, utcWallClock } from '@calendar/shared/time';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -174,7 +174,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           throw error;
         }
         const location = reply.getHeader('Location');
-        const text = body instanceof JsonText ? body.text : JSON.stringify(body);
+        const text = answerText(body);
         // The status the route answers with (`@HttpCode`), which Nest sets on the reply only when it sends it.
         const status = Number(Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? reply.statusCode);
         await this.store.finish(begun.claim, { status, body: text, location: location === undefined ? null : String(location) });

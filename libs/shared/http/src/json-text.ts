@@ -15,6 +15,11 @@ export class JsonText<T = unknown> {
   }
 }
 
+/** The exact body an answer is sent as: a rendered text as it is, anything else as `JSON.stringify` gives it. */
+export function answerText(answer: unknown): string {
+  return answer instanceof JsonText ? answer.text : JSON.stringify(answer);
+}
+
 const texts = new WeakMap<object, string>();
 
 /**

@@ -102,9 +102,18 @@ export class Metrics {
     });
   }
 
+  /** Route labels by route pattern, made once per route rather than once per request. */
+  private readonly routes = new Map<string, string>();
+
   /** The route label of a request: its pattern without the patterns of its parameters (`/events/:id`). */
-  static routeOf(pattern: string | undefined): string {
-    return pattern === undefined ? 'unmatched' : pattern.replace(/\([^)]*\)/g, '');
+  routeOf(pattern: string | undefined): string {
+    if (pattern === undefined) return 'unmatched';
+    let label = this.routes.get(pattern);
+    if (label === undefined) {
+      label = pattern.replace(/\([^)]*\)/g, '');
+      this.routes.set(pattern, label);
+    }
+    return label;
   }
 }
 

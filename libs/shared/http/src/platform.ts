@@ -14,7 +14,7 @@ import { applyCaching } from './caching';
 import { Metrics } from './metrics';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
-import { JsonText } from './json-text';
+import { answerText } from './json-text';
 import { AnswerInterceptor, CurrentVersion, ResponseCache } from './response-cache';
 import { mergeRequestParams } from './params';
 import { requestOrigin } from './request-context';
@@ -112,7 +112,7 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   });
   fastify.addHook('preValidation', async (request) => mergeRequestParams(request));
   // Answers rendered ahead (JsonText) are sent as they are; everything else as JSON.stringify gives it.
-  fastify.setReplySerializer((payload) => (payload instanceof JsonText ? payload.text : JSON.stringify(payload)));
+  fastify.setReplySerializer(answerText);
   fastify.addHook('onSend', async (request, reply, payload) => {
     const discovery = `<${requestOrigin(request)}${config.apiRoot}/>; rel="https://api.w.org/"`;
     const existing = reply.getHeader('Link');
@@ -130,7 +130,7 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   });
   const metrics = app.get(Metrics);
   fastify.addHook('onResponse', async (request, reply) => {
-    metrics.requests.labels(Metrics.routeOf(request.routeOptions.url), request.method, String(reply.statusCode)).observe(reply.elapsedTime / 1000);
+    metrics.requests.labels(metrics.routeOf(request.routeOptions.url), request.method, String(reply.statusCode)).observe(reply.elapsedTime / 1000);
     // The line is built only when it is written (`LOG_LEVEL` at info or below).
     if (!logger.isLevelEnabled('info')) return;
     logger.info(

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import { map, Observable } from 'rxjs';
 import { ApiException } from './api-exception';
 import { strongEtag } from './caching';
-import { JsonText } from './json-text';
+import { answerText } from './json-text';
 
 /**
  * What an update or delete asks of the record before it is written (SPEC §18, RFC 9110 §13.1): `match`, the
@@ -60,11 +60,6 @@ export function preconditionHolds(precondition: WritePrecondition, etag: string,
   if (precondition.match !== undefined) return precondition.match === '*' || precondition.match.includes(etag);
   if (precondition.unmodifiedSince === undefined || modified === null) return true;
   return Math.floor(modified / 1000) <= Math.floor(precondition.unmodifiedSince / 1000);
-}
-
-/** The exact body an answer is sent as (the reply serializer's rule). */
-export function answerText(answer: unknown): string {
-  return answer instanceof JsonText ? answer.text : JSON.stringify(answer);
 }
 
 /** The ETag a GET answering `answer` carries. */
