@@ -298,6 +298,23 @@ describe('webhooks (SPEC §17)', () => {
     expect((await send('POST', `webhooks/${hook}/deliveries/999/redeliver`)).body.code).toBe('rest-delivery-not-found');
   });
 
+  it('sends a message again when it is redelivered while an attempt of it is in flight', async () => {
+    receiver.delayMs = 400;
+    const { id: hook } = await subscribe();
+    const ping = await send('POST', `webhooks/${hook}/ping`);
+    // The request arrived; its answer is held back, so the attempt is not recorded yet.
+    await receiver.waitFor(1);
+    const again = await send('POST', `webhooks/${hook}/deliveries/${ping.body.id}/redeliver`);
+    expect([again.status, again.body.state, again.body.attempts]).toEqual([202, 'pending', []]);
+    await receiver.waitFor(2);
+    await logged(hook, 2);
+    const log = await send('GET', `webhooks/${hook}/deliveries`);
+    expect(log.body.deliveries.map((delivery: { state: string; attempts: { status: number }[] }) => [delivery.state, delivery.attempts.map((attempt) => attempt.status)])).toEqual([
+      ['delivered', [200, 200]],
+    ]);
+    expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([ping.body.message_id, ping.body.message_id]);
+  });
+
   it('disables an endpoint whose every delivery failed for five days, and drops the log after thirty', async () => {
     receiver.answer(...Array(50).fill(500));
     const { id: hook } = await subscribe();

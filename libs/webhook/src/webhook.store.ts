@@ -198,9 +198,14 @@ export class WebhookStore {
     return row ? messageOf(row) : null;
   }
 
-  /** A message sent again: pending and due at once, its attempts counted anew (its id and body kept). */
+  /**
+   * A message sent again: pending and due at once, its attempts counted anew (its id and body kept). Its claim is
+   * dropped, so an attempt in flight meanwhile is logged but does not mark it delivered (see `finish`).
+   */
   async redeliver(id: number, now: number): Promise<void> {
-    await this.transactions.runApart((manager) => manager.query(`UPDATE webhook_messages SET state = 'pending', attempts = 0, next_at = ?, claimed_until = NULL WHERE id = ?`, [now, id]));
+    await this.transactions.runApart((manager) =>
+      manager.query(`UPDATE webhook_messages SET state = 'pending', attempts = 0, next_at = ?, claimed_until = NULL, claimed_by = NULL WHERE id = ?`, [now, id]),
+    );
   }
 
   /** How many messages wait to be delivered, to enabled endpoints and to disabled ones (the metrics' queue depth). */
@@ -228,17 +233,17 @@ export class WebhookStore {
   }
 
   /**
-   * Claims messages for one attempt each until `until`, in one statement; answers the ids this claim holds (not
-   * those another instance holds, nor those done meanwhile).
+   * Claims messages for one attempt each until `until`, in one statement; answers the claim and the ids it holds
+   * (not those another instance holds, nor those done meanwhile).
    */
-  async claim(ids: number[], now: number, until: number): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
+  async claim(ids: number[], now: number, until: number): Promise<{ claim: string; held: Set<number> }> {
     const claim = randomBytes(12).toString('base64url');
+    if (ids.length === 0) return { claim, held: new Set() };
     await this.transactions.runApart((manager) =>
       manager.query(`UPDATE webhook_messages SET claimed_until = ?, claimed_by = ? WHERE id IN (${placeholders(ids.length)}) AND state = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)`, [until, claim, ...ids, now]),
     );
     const held: Row[] = await this.dataSource.query(`SELECT id FROM webhook_messages WHERE id IN (${placeholders(ids.length)}) AND claimed_by = ?`, [...ids, claim]);
-    return new Set(held.map((row) => Number(row['id'])));
+    return { claim, held: new Set(held.map((row) => Number(row['id']))) };
   }
 
   /**
@@ -258,10 +263,13 @@ export class WebhookStore {
 
   /**
    * The outcome of an attempt, in one transaction: the attempt logged, the message delivered, due again or given
-   * up (and its lease released), and the endpoint's run of failures (or its disabling) recorded.
+   * up (and its lease released), and the endpoint's run of failures (or its disabling) recorded. The message's
+   * state is left alone when `claim` no longer holds it: it was redelivered while the attempt was in flight (and
+   * is due again), or the lease ran out and another instance took it.
    */
   async finish(
     message: MessageRow,
+    claim: string,
     attempt: Omit<AttemptRow, 'id' | 'messageId'>,
     outcome: { state: MessageRow['state']; nextAt: number },
     endpoint: { failingSince: number | null; disable?: string },
@@ -276,7 +284,12 @@ export class WebhookStore {
         attempt.error,
         attempt.response,
       ]);
-      await manager.query('UPDATE webhook_messages SET state = ?, attempts = attempts + 1, next_at = ?, claimed_until = NULL WHERE id = ?', [outcome.state, outcome.nextAt, message.id]);
+      await manager.query('UPDATE webhook_messages SET state = ?, attempts = attempts + 1, next_at = ?, claimed_until = NULL, claimed_by = NULL WHERE id = ? AND claimed_by = ?', [
+        outcome.state,
+        outcome.nextAt,
+        message.id,
+        claim,
+      ]);
       if (endpoint.disable) await manager.query('UPDATE webhooks SET enabled = 0, disabled_reason = ?, failing_since = ? WHERE id = ?', [endpoint.disable, endpoint.failingSince, message.webhookId]);
       else await manager.query('UPDATE webhooks SET failing_since = ? WHERE id = ?', [endpoint.failingSince, message.webhookId]);
     });

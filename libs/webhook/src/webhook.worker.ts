@@ -106,13 +106,13 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private async pass(): Promise<number> {
     const now = this.clock.now().getTime();
     const due = await this.store.due(now, BATCH);
-    const held = await this.store.claim(due.map((message) => message.id), now, now + LEASE_MS);
+    const { claim, held } = await this.store.claim(due.map((message) => message.id), now, now + LEASE_MS);
     const claimed = due.filter((message) => held.has(message.id));
     // The lease is counted in real time (the clock of the claim may be a test's): the attempt stops before it ends.
     const leaseEnd = Date.now() + LEASE_MS;
     const endpoints = await this.store.many([...new Set(claimed.map((message) => message.webhookId))]);
     try {
-      await Promise.all(claimed.map((message) => this.track(this.attempt(message, endpoints.get(message.webhookId), leaseEnd))));
+      await Promise.all(claimed.map((message) => this.track(this.attempt(message, claim, endpoints.get(message.webhookId), leaseEnd))));
     } finally {
       this.rendering.clear();
     }
@@ -150,7 +150,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One attempt of a claimed message, and its outcome recorded. */
-  private async attempt(message: MessageRow, webhook: WebhookRow | undefined, leaseEnd: number): Promise<void> {
+  private async attempt(message: MessageRow, claim: string, webhook: WebhookRow | undefined, leaseEnd: number): Promise<void> {
     // Deleted since it was claimed: its messages went with it.
     if (!webhook) return;
     const started = this.clock.now().getTime();
@@ -179,6 +179,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.metrics.deliveries.inc({ outcome: ok ? 'delivered' : disable !== undefined ? 'disabled' : state === 'failed' ? 'given_up' : 'failed' });
     await this.store.finish(
       message,
+      claim,
       { at: started, status: result.status, durationMs: finished - started, error: ok ? null : result.error, response: result.response },
       { state, nextAt },
       { failingSince, disable },
