@@ -471,6 +471,22 @@ describe('events (SPEC §4)', () => {
       expect(one).toBeLessThan(cold);
       expect(one).toBeLessThanOrEqual(12);
     });
+
+    it('reads a single event in one statement once it and what it embeds are kept, and sees a renamed venue at once', async () => {
+      const venue = await post(VENUES, { venue: 'Hall' });
+      const { id } = await event({ title: 'Single', venue: venue.id, categories: 'Music' });
+      const read = async (tag: string) => {
+        const before = queryCounter.count;
+        const reply = await t.request('GET', `${EVENTS}/${id}?tag=${tag}`);
+        expect(reply.status).toBe(200);
+        return { statements: queryCounter.count - before, venue: reply.body.venue.venue };
+      };
+      await read('cold');
+      // The head, its links and the data versions in one statement; the rest is kept under those versions.
+      expect(await read('warm')).toEqual({ statements: 1, venue: 'Hall' });
+      expect((await t.request('POST', `${VENUES}/${venue.id}`, { token: editor.token, json: { venue: 'Great Hall' } })).status).toBe(200);
+      expect((await read('after')).venue).toBe('Great Hall');
+    });
   });
 
   describe('what venues, organizers and terms learn from events', () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { parseSlots, slotsSubquery, TranslatedLoader } from '@calendar/shared/database';
+import { DataVersions, parseSlots, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
@@ -363,15 +363,16 @@ export class EventRepository {
   }
 
   /** One event's head and links, or null. */
-  async oneHead(id: number): Promise<{ head: EventHead; links: EventLinks } | null> {
-    const { heads, links } = await this.heads('events r WHERE r.id = ?', [id]);
-    return heads[0] ? { head: heads[0], links } : null;
+  async oneHead(id: number): Promise<{ head: EventHead; links: EventLinks; versions: DataVersions } | null> {
+    const { heads, links, rows } = await this.heads('events r WHERE r.id = ?', [id], versionsColumns(this.dataSource.options.type));
+    return heads[0] ? { head: heads[0], links, versions: versionsFromRow(rows[0]) } : null;
   }
 
   /** The heads and links of the events (alias `r`) of a FROM clause, in its order. */
-  private async heads(from: string, params: unknown[]): Promise<{ heads: EventHead[]; links: EventLinks }> {
+  private async heads(from: string, params: unknown[], also?: string): Promise<{ heads: EventHead[]; links: EventLinks; rows: Record<string, unknown>[] }> {
     const lists = Object.entries(LINK_LISTS).map(([name, expression]) => `${expression} AS ${name}`);
-    const rows: Record<string, unknown>[] = await this.dataSource.query(`SELECT r.id, r.revision, r.status, r.author_id, r.password_hash, ${lists.join(', ')} FROM ${from}`, params);
+    const columns = also ? [...lists, also] : lists;
+    const rows: Record<string, unknown>[] = await this.dataSource.query(`SELECT r.id, r.revision, r.status, r.author_id, r.password_hash, ${columns.join(', ')} FROM ${from}`, params);
     const extras = new Map<number, Record<string, unknown>>();
     const heads = rows.map((row): EventHead => {
       const id = Number(row['id']);
@@ -384,7 +385,7 @@ export class EventRepository {
         passwordHash: (row['password_hash'] as string | null) ?? null,
       };
     });
-    return { heads, links: linksOf(extras) };
+    return { heads, links: linksOf(extras), rows };
   }
 
   /** The head of the series an event belongs to (itself for a head or a single event), or null for no event. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { mayModify, readAccess, RecordException, RecordRepository, RecordServiceDeps, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
+import { holdDataVersions } from '@calendar/shared/database';
 import { assertPageExists, VersionsHolder } from '@calendar/shared/http';
 import { OrganizerService } from '@calendar/organizer';
 import { TermService } from '@calendar/taxonomy';
@@ -50,11 +51,16 @@ export class EventReader {
     return 'id' in target ? target.id : this.slugs.idBySlug(target.slug, scope.language);
   }
 
-  /** The event a target names, if the caller may read it: 404 unknown, 410/403 trashed, 403 hidden. */
+  /**
+   * The event a target names, if the caller may read it: 404 unknown, 410/403 trashed, 403 hidden. For reads only:
+   * the data versions read with the head become the read's (an answer after a write must read them after it).
+   */
   async readable(target: RecordTarget, scope: RequestContext): Promise<{ head: EventHead; links: EventLinks }> {
     const id = await this.idOf(target, scope);
     const found = id === null ? null : await this.events.oneHead(id);
     if (!found) throw RecordException.notFound(EVENT_KIND);
+    // Read with the head: what the answer keeps or finds per version (its venues, organizers, terms) needs no read of its own.
+    holdDataVersions(scope.versions, found.versions);
     const access = readAccess(found.head, scope.caller);
     if (access === 'trashed') throw RecordException.trashed(EVENT_KIND);
     if (access === 'hidden') throw RecordException.notAccessible(EVENT_KIND);

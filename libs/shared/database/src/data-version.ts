@@ -100,6 +100,33 @@ export function parseSlots(value: unknown): number[] {
   return slots;
 }
 
+/**
+ * Two scalar subqueries giving the data versions, as columns `versions_slots` and `versions_parts`, for a statement
+ * that reads them together with its own rows (one round trip, the same snapshot); `versionsFromRow` reads them
+ * back. The parts are summed in the database: one `GROUP_CONCAT` of every column could outgrow MySQL's
+ * `group_concat_max_len` (1,024 bytes by default) and be cut short.
+ */
+export function versionsColumns(type: DataSource['options']['type']): string {
+  const parts = type === 'mysql' ? `CONCAT_WS(':', ${DATA_PARTS.map((part) => `SUM(${part})`).join(', ')})` : DATA_PARTS.map((part) => `sum(${part})`).join(" || ':' || ");
+  return `${slotsSubquery(type)} AS versions_slots, (SELECT ${parts} FROM version_slots) AS versions_parts`;
+}
+
+/** The data versions from a row that selected `versionsColumns`. */
+export function versionsFromRow(row: Record<string, unknown>): DataVersions {
+  const slots = parseSlots(row['versions_slots']);
+  const sums = String(row['versions_parts'] ?? '').split(':');
+  const parts: DataVersions['parts'] = Object.fromEntries(DATA_PARTS.map((part, at) => [part, Number(sums[at] ?? 0) || 0]));
+  return { global: slots.reduce((sum, writes) => sum + writes, 0), parts, slots };
+}
+
+/**
+ * Keeps data versions read together with a read's rows as the versions of that read, unless it has some already
+ * (they were read before its rows, and what it keeps is kept under them).
+ */
+export function holdDataVersions(holder: VersionsHolder, versions: DataVersions): void {
+  holder.dataVersions ??= Promise.resolve(versions);
+}
+
 /** The data versions as the database holds them: one read of the rows of `version_slots`. */
 @Injectable()
 export class DatabaseDataVersion extends DataVersionSource {
