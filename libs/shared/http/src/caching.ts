@@ -22,9 +22,11 @@ export function applyCaching(request: FastifyRequest, reply: FastifyReply, paylo
   reply.header('Cache-Control', request.caller ? 'private, no-cache' : 'public, max-age=0, must-revalidate');
   if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
   if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-  // A cached answer brings the ETag of its payload along; others get one computed here.
+  // A cached answer brings the ETag of its payload along; others get one computed here. A text is encoded once,
+  // and those bytes are both digested and sent (digesting the text would encode a copy of it only for the digest).
   const known = reply.getHeader('ETag');
-  const etag = typeof known === 'string' ? known : strongEtag(payload);
+  const body = typeof known !== 'string' && typeof payload === 'string' ? Buffer.from(payload) : payload;
+  const etag = typeof known === 'string' ? known : strongEtag(body);
   reply.header('ETag', etag);
   if (matches(request.headers['if-none-match'], etag)) {
     reply.code(304);
@@ -32,5 +34,5 @@ export function applyCaching(request: FastifyRequest, reply: FastifyReply, paylo
     reply.removeHeader('Content-Length');
     return '';
   }
-  return payload;
+  return body;
 }
