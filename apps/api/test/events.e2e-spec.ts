@@ -1,4 +1,5 @@
 import { queryCounter } from '@calendar/shared/database';
+import { EventRepository } from '@calendar/event';
 import { DateTime } from 'luxon';
 import { API, ORIGIN, startTestApp, TestApp } from './support/test-app';
 
@@ -470,6 +471,25 @@ describe('events (SPEC §4)', () => {
       expect(await queriesFor(12, 'b')).toBe(one);
       expect(one).toBeLessThan(cold);
       expect(one).toBeLessThanOrEqual(12);
+    });
+
+    it('counts a category list and its window (which decides how the page is read) in one statement of the totals per day', async () => {
+      for (const [title, categories] of [['Gig', 'Music'], ['Talk', 'Words'], ['Show', 'Music']]) await event({ title, categories });
+      const music = (await t.request('GET', `${CATEGORIES}?slug=music`)).body.categories[0].id;
+      const repository = t.get(EventRepository);
+      const counts = jest.spyOn(repository, 'countAtVersion');
+      const perDay = jest.spyOn(repository, 'perDayTotals');
+      try {
+        const before = queryCounter.count;
+        const reply = await t.request('GET', `${EVENTS}?${WINDOW}&categories=${music}&per_page=1&page=2`);
+        expect([reply.status, reply.body.total, reply.body.events.map((shown: { title: string }) => shown.title)]).toEqual([200, 2, ['Show']]);
+        // One statement of the totals per day on both engines: on MySQL it also gives the window's total, which
+        // decides whether the page is read by walking the index (a statement of its own before).
+        expect([counts.mock.calls.length, perDay.mock.calls.length, queryCounter.count - before]).toEqual([1, 0, 6]);
+      } finally {
+        counts.mockRestore();
+        perDay.mockRestore();
+      }
     });
 
     it('reads a single event in one statement once it and what it embeds are kept, and sees a renamed venue at once', async () => {

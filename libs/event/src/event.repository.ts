@@ -193,10 +193,20 @@ export class EventRepository {
   /**
    * The number of matching events and the slots' counts of writes (`DataVersions.slots`), read together in one
    * statement: from the totals per day when they count the list (a read of the window's days, SPEC §10.2), else
-   * from the events.
+   * from the events. `alongside`: another filter over the same days (the list's window alone) whose total the
+   * same statement also gives when the totals per day count both.
    */
-  async countAtVersion(filter: EventListFilter): Promise<{ count: number; slots: number[] }> {
+  async countAtVersion(filter: EventListFilter, alongside?: EventListFilter): Promise<{ count: number; slots: number[]; alongside?: number }> {
     const byDays = this.perDay(filter);
+    const other = byDays && alongside ? this.perDay(alongside) : null;
+    if (byDays && other && other.key !== byDays.key && other.column === byDays.column && other.first === byDays.first && other.last === byDays.last) {
+      // Both from the same days of the totals: one statement reads the two.
+      const [row] = await this.dataSource.query(
+        `SELECT COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS count, COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS alongside, ${slotsSubquery(this.dataSource.options.type)} AS slots FROM event_day_counts WHERE filter_key IN (?, ?) AND day BETWEEN ? AND ? AND day + length <= ?`,
+        [byDays.key, other.key, byDays.key, other.key, byDays.first, byDays.last, byDays.last],
+      );
+      return { count: Number(row.count), slots: parseSlots(row.slots), alongside: Number(row.alongside) };
+    }
     if (byDays) {
       const [row] = await this.dataSource.query(
         `SELECT COALESCE(SUM(${byDays.column}), 0) AS count, ${slotsSubquery(this.dataSource.options.type)} AS slots FROM event_day_counts WHERE filter_key = ? AND day BETWEEN ? AND ? AND day + length <= ?`,

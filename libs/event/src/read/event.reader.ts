@@ -89,7 +89,8 @@ export class EventReader {
   async page(query: ListEventsQueryDto, scope: RequestContext): Promise<EventPage> {
     const { language, origin, versions } = scope;
     const { filter, effective } = await this.listQuery(query, scope);
-    const total = await this.keptTotal(filter, versions);
+    const window = this.walkWindow(filter);
+    const total = await this.keptTotal(filter, versions, window);
     assertPageExists('event', query, total);
     const offset = (query.page - 1) * query.per_page;
     // A page far into its window starts reading at the day it begins on (from the totals per day), not at the
@@ -97,7 +98,8 @@ export class EventReader {
     const seek = offset >= SEEK_FROM_OFFSET ? await this.seek(filter, offset) : null;
     const read: EventListFilter = seek ? { ...filter, startsAtOrAfter: seek.from, days: undefined } : filter;
     const skip = offset - (seek?.before ?? 0);
-    const { heads, links } = await this.events.page(read, skip, query.per_page, await this.walks(filter, skip + query.per_page, total, versions));
+    const walk = window !== null && total > 0 && ((skip + query.per_page) * (await this.keptTotal(window, versions))) / total <= this.deps.config.pageWalkRows;
+    const { heads, links } = await this.events.page(read, skip, query.per_page, walk);
     const { translation_language: _language, page: _page, ...filters } = query;
     return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
   }
@@ -148,31 +150,37 @@ export class EventReader {
    * The number of events matching a filter, kept per filter, audience and data version (CountMemo); after writes
    * that only added events, caught up by counting those.
    */
-  private keptTotal(filter: EventListFilter, versions: VersionsHolder): Promise<number> {
-    // The total depends on what the caller may see: everything, their own records too, or the public ones.
-    const { caller } = filter;
-    const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
+  private keptTotal(filter: EventListFilter, versions: VersionsHolder, alongside: EventListFilter | null = null): Promise<number> {
     return this.deps.counts.countSince(
-      `events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`,
+      totalKey(filter),
       versions,
-      () => this.events.countAtVersion(filter),
+      async () => {
+        const counted = await this.events.countAtVersion(filter, alongside ?? undefined);
+        // The window's total, when the same statement gave it, is kept too: deciding how to read the page then costs none.
+        return { ...counted, also: alongside && counted.alongside !== undefined ? [{ key: totalKey(alongside), count: counted.alongside }] : undefined };
+      },
       (from, to) => this.events.countAdded(filter, from, to),
     );
   }
 
   /**
-   * Whether a page is read by walking the start-ordered index: when the events matching the link, place and
-   * search conditions are dense enough among those of the window that the walk to the page's end is short
-   * (expected rows = rows to the page's end × window total / filtered total, at most PAGE_WALK_ROWS). Both totals
-   * are kept per data version, so deciding costs no scan of its own once asked. MySQL and MariaDB only: SQLite
-   * already runs `IN` subqueries as a set probed while walking the index, and plans the probes worse.
+   * A page is read by walking the start-ordered index when the events matching the link, place and search
+   * conditions are dense enough among those of the window that the walk to the page's end is short (expected rows
+   * = rows to the page's end × window total / filtered total, at most PAGE_WALK_ROWS). This is the window whose
+   * total that takes, or null when there is nothing to decide. Both totals are kept per data version (and read in
+   * one statement when the totals per day count both), so deciding costs no scan of its own. MySQL and MariaDB
+   * only: SQLite already runs `IN` subqueries as a set probed while walking the index, and plans the probes worse.
    */
-  private async walks(filter: EventListFilter, end: number, total: number, versions: VersionsHolder): Promise<boolean> {
-    const limit = this.deps.config.pageWalkRows;
-    if (this.deps.dataSource.options.type !== 'mysql') return false;
+  private walkWindow(filter: EventListFilter): EventListFilter | null {
+    if (this.deps.dataSource.options.type !== 'mysql' || this.deps.config.pageWalkRows === 0) return null;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
-    if (limit === 0 || !narrowed || total === 0) return false;
-    const window: EventListFilter = { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined };
-    return (end * (await this.keptTotal(window, versions))) / total <= limit;
+    return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined } : null;
   }
+}
+
+/** The key a list's total is kept under: what the caller may see (everything, their own records too, or the public ones) and the filter. */
+function totalKey(filter: EventListFilter): string {
+  const { caller } = filter;
+  const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
+  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`;
 }

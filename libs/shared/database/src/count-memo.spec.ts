@@ -96,6 +96,17 @@ describe('CountMemo', () => {
       expect(calls).toEqual(['count@3', 'catch up 3..5', 'catch up 5..7', 'count@7', 'count@6']);
     });
 
+    it('keeps the other totals a statement gave under their own keys, at the version it was taken at', async () => {
+      const memo = new CountMemo(new Versions(), 10);
+      const never = async () => {
+        throw new Error('counted again');
+      };
+      expect(await memo.countSince('list', at(4), async () => ({ count: 2, slots: [4], also: [{ key: 'window', count: 9 }] }), async () => null)).toBe(2);
+      expect(await memo.countSince('window', at(4), never, never)).toBe(9);
+      // A later version asks again (here: catches up from the kept state).
+      expect(await memo.countSince('window', at(6), never, async (from, to) => (from[0] === 4 && to[0] === 6 ? 1 : null))).toBe(10);
+    });
+
     it('catches up over the writes of every slot, and only from a state the current one holds', async () => {
       const memo = new CountMemo(new Versions(), 10);
       const calls: string[] = [];

@@ -3,6 +3,16 @@ import type { VersionsHolder } from '@calendar/shared/http';
 import { dataVersionsFor, DataVersionSource } from './data-version';
 
 /**
+ * A full count and the slots' counts of writes it was taken at (null: the version the read saw); `also`, other
+ * totals the same statement counted, kept with it under their own keys (a list's total and its window's, say).
+ */
+export interface Counted {
+  count: number;
+  slots: readonly number[] | null;
+  also?: { key: string; count: number }[];
+}
+
+/**
  * List totals kept per filter and data version. A total is exact for the data version it was counted at; every
  * write transaction moves the version on (on any instance, since the version lives in the database), so a
  * total read back under the current version is the count a new scan would give. Pages of one filter, and the
@@ -41,7 +51,7 @@ export class CountMemo {
   async countSince(
     key: string,
     read: VersionsHolder,
-    counted: () => Promise<{ count: number; slots: readonly number[] | null }>,
+    counted: () => Promise<Counted>,
     catchUp: (from: readonly number[], to: readonly number[]) => Promise<number | null>,
   ): Promise<number> {
     const current = await dataVersionsFor(read, this.versions);
@@ -57,18 +67,23 @@ export class CountMemo {
       const from = found && found.version < version && found.slots?.every((writes, slot) => writes <= (current.slots[slot] ?? 0)) ? found.slots : undefined;
       const change = from ? await catchUp(from, current.slots) : null;
       const result = found && change !== null ? { count: found.count + change, version, slots: current.slots } : await this.taken(counted, current.global);
-      // Kept under the version it is exact for, unless a newer one is kept meanwhile.
-      const kept = this.entries.peek(key);
-      if (!kept || kept.version <= result.version) this.entries.set(key, result);
+      this.keep(key, result);
+      for (const other of result.also ?? []) this.keep(other.key, { count: other.count, version: result.version, slots: result.slots });
       return result.count;
     })().finally(() => this.pending.delete(flightKey));
     this.pending.set(flightKey, counting);
     return counting;
   }
 
+  /** Kept under the version it is exact for, unless a newer one is kept meanwhile. */
+  private keep(key: string, entry: { version: number; slots?: readonly number[]; count: number }): void {
+    const kept = this.entries.peek(key);
+    if (!kept || kept.version <= entry.version) this.entries.set(key, entry);
+  }
+
   /** A full count with the version it is exact for: the one it was taken at, else the one the request read. */
-  private async taken(counted: () => Promise<{ count: number; slots: readonly number[] | null }>, read: number): Promise<{ count: number; version: number; slots?: readonly number[] }> {
-    const { count, slots } = await counted();
-    return slots ? { count, version: slots.reduce((sum, writes) => sum + writes, 0), slots } : { count, version: read };
+  private async taken(counted: () => Promise<Counted>, read: number): Promise<{ count: number; version: number; slots?: readonly number[]; also?: Counted['also'] }> {
+    const { count, slots, also } = await counted();
+    return slots ? { count, version: slots.reduce((sum, writes) => sum + writes, 0), slots, also } : { count, version: read, also };
   }
 }
