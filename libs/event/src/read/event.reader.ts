@@ -98,8 +98,7 @@ export class EventReader {
     const seek = offset >= SEEK_FROM_OFFSET ? await this.seek(filter, offset) : null;
     const read: EventListFilter = seek ? { ...filter, startsAtOrAfter: seek.from, days: undefined } : filter;
     const skip = offset - (seek?.before ?? 0);
-    const walk = window !== null && total > 0 && ((skip + query.per_page) * (await this.keptTotal(window, versions))) / total <= this.deps.config.pageWalkRows;
-    const { heads, links } = await this.events.page(read, skip, query.per_page, walk);
+    const { heads, links } = await this.events.page(read, skip, query.per_page, await this.walks(window, skip + query.per_page, total, versions));
     const { translation_language: _language, page: _page, ...filters } = query;
     return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
   }
@@ -175,6 +174,12 @@ export class EventReader {
     if (this.deps.dataSource.options.type !== 'mysql' || this.deps.config.pageWalkRows === 0) return null;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
     return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined } : null;
+  }
+
+  /** Whether the page is read by walking the index: the rows expected to its end are PAGE_WALK_ROWS at most. */
+  private async walks(window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<boolean> {
+    if (window === null || total === 0) return false;
+    return (end * (await this.keptTotal(window, versions))) / total <= this.deps.config.pageWalkRows;
   }
 }
 
