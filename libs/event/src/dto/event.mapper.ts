@@ -143,8 +143,9 @@ export function mapEvent(event: EventEntity, context: RequestContext, presenter:
   const excerpt = event.translations.find((row) => row.lang === context.language)?.excerpt || event.translations.find((row) => row.lang === event.originalLang)?.excerpt || '';
   const cost = locked ? '' : event.cost;
   const venues = locked ? [] : embeds.venues;
-  // Every member written out, none spread in: V8 then makes the object from one literal's shape, in fast mode
-  // (spread in, its 40 members are added one by one, past the count that turns it into a slow dictionary).
+  // Every member written out, none spread in: V8 then makes the object at once from the literal's shape. Spread in,
+  // the object is a copy of `common` to which the other 30 members are added one by one, its property store grown
+  // as they come: about six times slower to make (docs/benchmarks-notes.md).
   const response: EventResponse = {
     id: common.id,
     global_id: common.global_id,
