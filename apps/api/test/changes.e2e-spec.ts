@@ -1,4 +1,4 @@
-import { ChangeLog, Clock } from '@calendar/shared/database';
+import { ChangeLog, Clock, queryCounter } from '@calendar/shared/database';
 import { ORIGIN, startTestApp, TestApp } from './support/test-app';
 
 const API = '/wp-json/calendar/events/v1';
@@ -180,6 +180,26 @@ describe('changes (SPEC §16)', () => {
       const after = await sync(`sync_token=${encodeURIComponent(before.syncToken)}`);
       expect(after.items.map((item) => item.id)).toEqual([a]);
       expect(after.items[0]).toMatchObject({ tags: [] });
+    });
+
+    it('answers a sync with no change of a venue filter in one statement, and knows a venue made since at once', async () => {
+      const hall = (await post('venues', { venue: 'Hall' })).id;
+      await event({ title: 'A', venue: hall });
+      const { syncToken } = await sync(`venue=${hall}`);
+      const quiet = async () => {
+        const before = queryCounter.count;
+        const reply = await t.request('GET', `${API}/events/sync?venue=${hall}&sync_token=${encodeURIComponent(syncToken)}`);
+        return { status: reply.status, events: reply.body.events, statements: queryCounter.count - before };
+      };
+      await quiet();
+      // The data versions only: the venue's existence and the token's position are kept under them.
+      expect(await quiet()).toEqual({ status: 200, events: [], statements: 1 });
+
+      const unknown = await t.request('GET', `${API}/events/sync?venue=${hall + 1}`);
+      expect([unknown.status, unknown.body]).toEqual([400, expect.objectContaining({ code: 'rest_invalid_param', data: expect.objectContaining({ params: { venue: `must list existing venue ids; unknown: ${hall + 1}` } }) })]);
+      expect((await post('venues', { venue: 'Annex' })).id).toBe(hall + 1);
+      const known = await t.request('GET', `${API}/events/sync?venue=${hall + 1}`);
+      expect([known.status, known.body.events]).toEqual([200, []]);
     });
 
     it('binds the token to its filter, language and caller, and expires it after the retention', async () => {

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { ListRecordsQueryDto, SyncRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
 import { WriteCondition } from '@calendar/shared/database';
-import { JsonText, ListResult, WritePrecondition } from '@calendar/shared/http';
+import { JsonText, ListResult, VersionsHolder, WritePrecondition } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { UpdateOrganizerDto } from './dto/organizer.dto';
 import { mapOrganizer, ORGANIZER_KIND, OrganizerResponse } from './dto/organizer.mapper';
@@ -61,8 +61,8 @@ export class OrganizerService implements RecordResource<OrganizerResponse, Updat
   }
 
   /** Which of `ids` exist, whatever their status. */
-  existing(ids: number[]): Promise<Set<number>> {
-    return this.reader.existing(ids);
+  existing(ids: number[], read: VersionsHolder): Promise<Set<number>> {
+    return this.reader.existing(ids, read);
   }
 
   /** The organizers an event embeds, as the caller may read them, by id. */

@@ -3,7 +3,7 @@ import { searchTerms } from '@calendar/shared/search';
 import { parseDateTime, shownSecondBounds, sqlDateTime } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import { DataPart } from '@calendar/shared/database';
-import { ApiException, assertPageExists, JsonText, ListResult, refuseNonSyncParams, syncBody } from '@calendar/shared/http';
+import { ApiException, assertPageExists, JsonText, ListResult, refuseNonSyncParams, syncBody, VersionsHolder } from '@calendar/shared/http';
 import { filterDigest, SyncSource } from '@calendar/shared/database';
 import { ListRecordsQueryDto, SyncRecordsQueryDto } from './dto/record.dto';
 import type { RecordEntity, RecordTranslationEntity } from './entities/record.entity';
@@ -117,9 +117,9 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
     return this.presentOne((await this.repository.findOne(id)) as E, scope);
   }
 
-  /** Which of `ids` exist, whatever their status. */
-  existing(ids: number[]): Promise<Set<number>> {
-    return this.repository.existing(ids);
+  /** Which of `ids` exist, whatever their status; kept per version of the kind, as the records embedded are. */
+  existing(ids: number[], read: VersionsHolder): Promise<Set<number>> {
+    return this.deps.fragments.value(this.kind.path as DataPart, `existing ${ids.join(',')}`, read, () => this.repository.existing(ids));
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { ListRecordsQueryDto, SyncRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
 import { WriteCondition } from '@calendar/shared/database';
-import { JsonText, ListResult, WritePrecondition } from '@calendar/shared/http';
+import { JsonText, ListResult, VersionsHolder, WritePrecondition } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { UpdateVenueDto } from './dto/venue.dto';
 import { mapVenue, VENUE_KIND, VenueResponse } from './dto/venue.mapper';
@@ -68,8 +68,8 @@ export class VenueService implements RecordResource<VenueResponse, UpdateVenueDt
   }
 
   /** Which of `ids` exist, whatever their status. */
-  existing(ids: number[]): Promise<Set<number>> {
-    return this.reader.existing(ids);
+  existing(ids: number[], read: VersionsHolder): Promise<Set<number>> {
+    return this.reader.existing(ids, read);
   }
 
   /** The venues an event embeds, as the caller may read them, by id. */

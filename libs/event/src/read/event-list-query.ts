@@ -24,6 +24,8 @@ export interface ListQueryEnv {
   now: Date;
   /** The service's time zone: date parameters are wall-clock times in it. */
   zone: Zone;
+  /** `false` for a sync (SPEC §16.2): no date window, not even the default one. */
+  window?: boolean;
 }
 
 export interface EventListQuery {
@@ -37,7 +39,7 @@ export interface EventListQuery {
  * reported at once as a 400 naming each parameter; the date window bounded (whole days unless `strict_dates`,
  * today to two years on by default). No I/O: the reader looks up what the lookups hold.
  */
-export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, { caller, language, now, zone }: ListQueryEnv): EventListQuery {
+export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, { caller, language, now, zone, window = true }: ListQueryEnv): EventListQuery {
   const problems: Record<string, string> = {};
   if (query.status && !caller && query.status.some((status) => status !== 'publish')) problems['status'] = 'must be publish for callers who are not logged in';
   if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
@@ -74,7 +76,7 @@ export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, 
   if (query.modified_before !== undefined) filter.modifiedBefore = instant(query.modified_before);
 
   const effective: Record<string, unknown> = {};
-  if (query.include) return { filter, effective };
+  if (query.include || !window) return { filter, effective };
   // SPEC §4.4: boundaries are wall-clock times in TIMEZONE; whole days unless strict_dates.
   const bound = (value: string, edge: 'start' | 'end'): Date => {
     const parsed = (parseDateTime(value, { zone, now }) as DateTime).setZone(zone);

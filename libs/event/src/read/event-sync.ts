@@ -44,8 +44,8 @@ export class EventSync {
   /** The list filter of the sync's parameters, with no date window and hidden events included. */
   private async filter(query: SyncEventsQueryDto, scope: RequestContext): Promise<EventListFilter> {
     const list = Object.assign(new ListEventsQueryDto(), Object.fromEntries(FILTERS.map((key) => [key, query[key]])));
-    const { filter } = await this.reader.listQuery(list, scope);
-    return { ...filter, startsAtOrAfter: undefined, endsAtOrBefore: undefined, days: undefined, startsAtOrAfterBound: undefined, withHidden: true };
+    const { filter } = await this.reader.listQuery(list, scope, { window: false });
+    return { ...filter, withHidden: true };
   }
 
   private source(filter: EventListFilter, scope: RequestContext): SyncSource<JsonText<EventResponse>> {

@@ -39,6 +39,8 @@ interface KeptEvent {
 
 /** The open members as a model leaves them empty. */
 const EMPTY: Record<Open, string> = { categories: '[]', tags: '[]', venue: '[]', organizer: '[]', json_ld: '{}' };
+/** Records rendered at a time when many are missing (a sync page, a feed); a list page of up to 100 is one slice. */
+const RENDER_SLICE = 100;
 
 /**
  * The one place events are rendered (SPEC §4.1), for every answer that shows them: reads and writes as JSON text,
@@ -66,7 +68,7 @@ export class EventPresenter {
   async texts(heads: EventHead[], links: EventLinks | Linked, scope: RequestContext, as: PresentAs): Promise<{ event: EventHead; text: JsonText<EventResponse> }[]> {
     // One after the other: in parallel, each request would hold two connections of the pool.
     const linked = await this.linked(links, scope);
-    const own = await this.own(heads, scope, as);
+    const own = await this.own(heads, scope, as, false);
     const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;
     return own.map(({ event, kept: { template, jsonLd } }) => {
       const { venues, organizers, categories, tags } = linked(event.id);
@@ -85,7 +87,7 @@ export class EventPresenter {
   async models(heads: EventHead[], links: EventLinks | Linked, scope: RequestContext, as: PresentAs): Promise<{ event: EventHead; model: EventResponse; locked: boolean }[]> {
     // One after the other: in parallel, each request would hold two connections of the pool.
     const linked = await this.linked(links, scope);
-    const own = await this.own(heads, scope, as);
+    const own = await this.own(heads, scope, as, true);
     return own.map(({ event, kept: { template, jsonLd }, fresh, locked }) => {
       // Made by this call, or revived from what is kept (the cache's own form, as a store outside the process would
       // hold it; callers get models).
@@ -132,6 +134,7 @@ export class EventPresenter {
     heads: EventHead[],
     scope: RequestContext,
     { single, unlocked, keep = true }: PresentAs,
+    models: boolean,
   ): Promise<{ event: EventHead; kept: KeptEvent; fresh?: EventResponse; locked: boolean }[]> {
     const keyOf = (event: EventHead, locked: boolean) => entryKey(event.id, scope.language, scope.origin, locked ? 'locked' : 'open', single ? 'single' : 'list');
     const found = new Map<number, { event: EventHead; kept: KeptEvent; fresh?: EventResponse; locked: boolean }>();
@@ -141,20 +144,24 @@ export class EventPresenter {
       if (kept) found.set(event.id, { event, kept, locked });
       return !kept;
     });
-    const loaded = missing.length > 0 ? await this.events.load(missing.map((event) => event.id)) : [];
-    const images = loaded.length > 0 ? await this.deps.media.byIds(loaded.map((event) => event.imageId)) : new Map<number, MediaEntity>();
-    for (const event of loaded) {
-      const locked = this.locked(event, scope, unlocked);
-      const own = mapEvent(event, scope, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked }, false);
-      const withJsonLd = single && !locked;
-      // The open members are placed where the full rendering has them: the embedded ones in turn, JSON-LD last.
-      if (withJsonLd) own.json_ld = {};
-      const kept: KeptEvent = {
-        template: JsonTemplate.of<Open>(own, locked ? [] : withJsonLd ? [...EMBEDDED, 'json_ld'] : EMBEDDED),
-        jsonLd: withJsonLd ? eventJsonLdOwn(own, event) : undefined,
-      };
-      if (keep) this.kept.set(keyOf(event, locked), event.revision, kept, kept.template.size);
-      found.set(event.id, { event, kept, fresh: own, locked });
+    // In slices: a sync page of 1,000 would otherwise hold every record and its rendering until the last is made,
+    // long enough for the collector to move them all to the old generation.
+    for (let from = 0; from < missing.length; from += RENDER_SLICE) {
+      const loaded = await this.events.load(missing.slice(from, from + RENDER_SLICE).map((event) => event.id));
+      const images = loaded.length > 0 ? await this.deps.media.byIds(loaded.map((event) => event.imageId)) : new Map<number, MediaEntity>();
+      for (const event of loaded) {
+        const locked = this.locked(event, scope, unlocked);
+        const own = mapEvent(event, scope, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked }, false);
+        const withJsonLd = single && !locked;
+        // The open members are placed where the full rendering has them: the embedded ones in turn, JSON-LD last.
+        if (withJsonLd) own.json_ld = {};
+        const kept: KeptEvent = {
+          template: JsonTemplate.of<Open>(own, locked ? [] : withJsonLd ? [...EMBEDDED, 'json_ld'] : EMBEDDED),
+          jsonLd: withJsonLd ? eventJsonLdOwn(own, event) : undefined,
+        };
+        if (keep) this.kept.set(keyOf(event, locked), event.revision, kept, kept.template.size);
+        found.set(event.id, { event, kept, fresh: models ? own : undefined, locked });
+      }
     }
     return heads.flatMap((head) => {
       const entry = found.get(head.id);

@@ -123,8 +123,11 @@ export class EventReader {
     return null;
   }
 
-  /** A list query's filter (SPEC §4.4): its terms, venues, organizers and parent looked up, then `eventListQuery`. */
-  async listQuery(query: ListEventsQueryDto, scope: RequestContext): Promise<EventListQuery> {
+  /**
+   * A list query's filter (SPEC §4.4): its terms, venues, organizers and parent looked up, then `eventListQuery`;
+   * with `window: false` (a sync), no date window.
+   */
+  async listQuery(query: ListEventsQueryDto, scope: RequestContext, { window = true }: { window?: boolean } = {}): Promise<EventListQuery> {
     const lookups: ListLookups = { terms: [], unknownPlaces: [] };
     for (const taxonomy of ['categories', 'tags'] as const) {
       const items = query[taxonomy];
@@ -133,11 +136,11 @@ export class EventReader {
     for (const [key, service] of [['venue', this.venues], ['organizer', this.organizers]] as const) {
       const ids = query[key];
       if (!ids) continue;
-      const known = await service.existing(ids);
+      const known = await service.existing(ids, scope.versions);
       lookups.unknownPlaces.push({ key, unknown: ids.filter((id) => !known.has(id)) });
     }
     if (query.post_parent !== undefined) lookups.parentExists = await this.events.exists(query.post_parent);
-    const made = eventListQuery(query, lookups, { caller: scope.caller, language: scope.language, now: new Date(), zone: this.deps.config.timezone.zone });
+    const made = eventListQuery(query, lookups, { caller: scope.caller, language: scope.language, now: new Date(), zone: this.deps.config.timezone.zone, window });
     if (needsStartBound(made.filter)) {
       const longest = await this.deps.counts.count('longest event', () => this.events.longestSpanSeconds(), scope.versions);
       made.filter.startsAtOrAfterBound = new Date(made.filter.endsAfter.getTime() - longest * 1000);
