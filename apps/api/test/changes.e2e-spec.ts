@@ -182,7 +182,7 @@ describe('changes (SPEC §16)', () => {
       expect(after.items[0]).toMatchObject({ tags: [] });
     });
 
-    it('answers a sync with no change of a venue filter in one statement, and knows a venue made since at once', async () => {
+    it('answers a sync of a venue filter in one statement with no change and two with changes, and knows a venue made since at once', async () => {
       const hall = (await post('venues', { venue: 'Hall' })).id;
       await event({ title: 'A', venue: hall });
       const { syncToken } = await sync(`venue=${hall}`);
@@ -194,6 +194,21 @@ describe('changes (SPEC §16)', () => {
       await quiet();
       // The data versions only: the venue's existence and the token's position are kept under them.
       expect(await quiet()).toEqual({ status: 200, events: [], statements: 1 });
+
+      // Changes: the versions, then the changes with the heads of the events that match the filter now, in one
+      // statement (the renderings are kept).
+      const b = (await event({ title: 'B', venue: hall })).id;
+      expect((await t.request('POST', `${API}/events/${b}`, { token: editor.token, json: { venue: 0 } })).status).toBe(200);
+      const changed = async () => {
+        const before = queryCounter.count;
+        const reply = await t.request('GET', `${API}/events/sync?venue=${hall}&sync_token=${encodeURIComponent(syncToken)}`);
+        return { status: reply.status, events: reply.body.events, statements: queryCounter.count - before };
+      };
+      await changed();
+      expect(await changed()).toEqual({ status: 200, events: [{ id: b, removed: true }], statements: 2 });
+      const c = (await event({ title: 'C', venue: hall })).id;
+      await changed();
+      expect(await changed()).toMatchObject({ status: 200, events: [{ id: b, removed: true }, { id: c, title: 'C' }], statements: 2 });
 
       const unknown = await t.request('GET', `${API}/events/sync?venue=${hall + 1}`);
       expect([unknown.status, unknown.body]).toEqual([400, expect.objectContaining({ code: 'rest_invalid_param', data: expect.objectContaining({ params: { venue: `must list existing venue ids; unknown: ${hall + 1}` } }) })]);

@@ -346,30 +346,38 @@ export class EventRepository {
   }
 
   /**
-   * The events changed between two positions of the change log (SPEC §16.2), as (position, event id) pairs after
-   * (`afterSeq`, `afterId`) in that order: the events written, and those that embed a venue, organizer or term
-   * written (a name, a count, the trash), each pair once.
+   * The events changed between the positions `from` (excluded) and `to` (included) — written themselves, or
+   * embedding a venue, organizer or term written — as (position, id) pairs after (`afterSeq`, `afterId`) in that
+   * order, at most `limit`, each pair once; with, in the same statement, the heads and links of those that match
+   * `filter` now (in the order of the pairs, each once).
    */
-  async syncChanged(from: number, to: number, afterSeq: number, afterId: number, limit: number): Promise<{ seq: number; id: number }[]> {
+  async syncChanged(
+    filter: EventListFilter,
+    from: number,
+    to: number,
+    afterSeq: number,
+    afterId: number,
+    limit: number,
+  ): Promise<{ changed: { seq: number; id: number }[]; heads: EventHead[]; links: EventLinks }> {
     const range = (id: string) => `c.seq > ? AND c.seq <= ? AND (c.seq > ? OR (c.seq = ? AND ${id} > ?))`;
     const params = [from, to, afterSeq, afterSeq, afterId];
-    const rows: { seq: number; id: number }[] = await this.dataSource.query(
+    const changes =
       [
         `SELECT c.seq AS seq, c.record_id AS id FROM changes c WHERE c.kind = 'event' AND ${range('c.record_id')}`,
         `SELECT c.seq AS seq, l.event_id AS id FROM changes c INNER JOIN event_venues l ON l.venue_id = c.record_id WHERE c.kind = 'venue' AND ${range('l.event_id')}`,
         `SELECT c.seq AS seq, l.event_id AS id FROM changes c INNER JOIN event_organizers l ON l.organizer_id = c.record_id WHERE c.kind = 'organizer' AND ${range('l.event_id')}`,
         `SELECT c.seq AS seq, l.event_id AS id FROM changes c INNER JOIN event_terms l ON l.term_id = c.record_id WHERE c.kind IN ('category', 'tag') AND ${range('l.event_id')}`,
-      ].join(' UNION ') + ' ORDER BY seq, id LIMIT ?',
-      [...params, ...params, ...params, ...params, limit],
+      ].join(' UNION ') + ' ORDER BY seq, id LIMIT ?';
+    const [matches, matchParams] = this.filtered(filter).select('1').andWhere('e.id = ch.id').getQueryAndParameters();
+    // Every change is a row; the event's columns are there when it matches the filter now (NULL otherwise).
+    const { rows, heads, links } = await this.heads(
+      `(${changes}) ch LEFT JOIN events r ON r.id = ch.id AND EXISTS (${matches}) ORDER BY ch.seq, ch.id`,
+      [...params, ...params, ...params, ...params, limit, ...matchParams],
+      'ch.seq AS change_seq, ch.id AS change_id',
     );
-    return rows.map((row) => ({ seq: Number(row.seq), id: Number(row.id) }));
-  }
-
-  /** The heads and links of the events of `ids` that match `filter`, in id order. */
-  async matching(filter: EventListFilter, ids: number[]): Promise<{ heads: EventHead[]; links: EventLinks }> {
-    if (ids.length === 0) return { heads: [], links: { venues: new Map(), organizers: new Map(), terms: new Map() } };
-    const [sql, params] = this.filtered({ ...filter, include: ids }).select('e.id', 'id').getQueryAndParameters();
-    return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.id`, params);
+    // An event changed at several positions is a row of each: its head is given once.
+    const once = new Map(heads.map((head) => [head.id, head]));
+    return { changed: rows.map((row) => ({ seq: Number(row['change_seq']), id: Number(row['change_id']) })), heads: [...once.values()], links };
   }
 
   /** One event's head and links, or null. */
@@ -378,13 +386,16 @@ export class EventRepository {
     return heads[0] ? { head: heads[0], links, versions: versionsFromRow(rows[0]) } : null;
   }
 
-  /** The heads and links of the events (alias `r`) of a FROM clause, in its order. */
+  /**
+   * The heads and links of the events (alias `r`) of a FROM clause, in its order; `rows` are every row it gave (with
+   * an outer join, those with no event too).
+   */
   private async heads(from: string, params: unknown[], also?: string): Promise<{ heads: EventHead[]; links: EventLinks; rows: Record<string, unknown>[] }> {
     const lists = Object.entries(LINK_LISTS).map(([name, expression]) => `${expression} AS ${name}`);
     const columns = also ? [...lists, also] : lists;
     const rows: Record<string, unknown>[] = await this.dataSource.query(`SELECT r.id, r.revision, r.status, r.author_id, r.password_hash, ${columns.join(', ')} FROM ${from}`, params);
     const extras = new Map<number, Record<string, unknown>>();
-    const heads = rows.map((row): EventHead => {
+    const heads = rows.filter((row) => row['id'] !== null).map((row): EventHead => {
       const id = Number(row['id']);
       extras.set(id, row);
       return {

@@ -93,8 +93,10 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
         const shown = records.slice(0, limit);
         return { items: await present(shown), lastId: shown.at(-1)?.id ?? null, more: records.length > limit };
       },
-      changed: (from, to, afterSeq, afterId, limit) => this.deps.changes.changedRecords([this.kind.kind], from, to, afterSeq, afterId, limit),
-      current: async (ids) => present(await this.repository.matching(filter, ids)),
+      changes: async (from, to, afterSeq, afterId, limit) => ({
+        changed: await this.deps.changes.changedRecords([this.kind.kind], from, to, afterSeq, afterId, limit),
+        current: async (ids) => present(await this.repository.matching(filter, ids)),
+      }),
     };
     const page = await this.deps.changes.sync(syncScope, { token: query.sync_token, cursor: query.cursor }, query.per_page, source, scope.versions);
     const address = (extra: Record<string, unknown>) => this.deps.links.rest(scope.origin, scope.language, `${path}/sync`, { status: query.status, per_page: query.per_page, ...extra });

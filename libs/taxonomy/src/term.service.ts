@@ -44,8 +44,10 @@ export class TermService {
         const shown = terms.slice(0, limit);
         return { items: present(shown), lastId: shown.at(-1)?.id ?? null, more: terms.length > limit };
       },
-      changed: (from, to, afterSeq, afterId, limit) => this.changes.changedRecords([taxonomy], from, to, afterSeq, afterId, limit),
-      current: async (ids) => present(await this.repository.page({ ...base, ids }, 0, ids.length)),
+      changes: async (from, to, afterSeq, afterId, limit) => ({
+        changed: await this.changes.changedRecords([taxonomy], from, to, afterSeq, afterId, limit),
+        current: async (ids) => present(await this.repository.page({ ...base, ids }, 0, ids.length)),
+      }),
     };
     const scope = { kind: taxonomy, filter: filterDigest(taxonomy, { language: context.language }), caller: context.caller?.id ?? 0 };
     const page = await this.changes.sync(scope, { token: query.sync_token, cursor: query.cursor }, query.per_page, source, context.versions);

@@ -60,9 +60,18 @@ export class EventSync {
         // Not kept: a full sync passes every event once, and would push out what lists ask for again.
         return { items: await present({ heads, links: read.links }, false), lastId: heads.at(-1)?.id ?? null, more: read.heads.length > limit };
       },
-      changed: (from, to, afterSeq, afterId, limit) => this.events.syncChanged(from, to, afterSeq, afterId, limit),
-      // Kept: the events that changed are those every client's next sync asks for.
-      current: async (ids) => present(await this.events.matching(filter, ids), true),
+      // The changes and the heads of those that match the filter now, in one statement.
+      changes: async (from, to, afterSeq, afterId, limit) => {
+        const read = await this.events.syncChanged(filter, from, to, afterSeq, afterId, limit);
+        return {
+          changed: read.changed,
+          // Kept: the events that changed are those every client's next sync asks for.
+          current: async (ids) => {
+            const shown = new Set(ids);
+            return present({ heads: read.heads.filter((head) => shown.has(head.id)), links: read.links }, true);
+          },
+        };
+      },
     };
   }
 }

@@ -38,10 +38,15 @@ export interface SyncSource<T> {
   full(afterId: number, limit: number): Promise<{ items: SyncItem<T>[]; lastId: number | null; more: boolean }>;
   /**
    * The records changed between the positions `from` (excluded) and `to` (included), as (position, id) pairs in
-   * that order after (`afterSeq`, `afterId`), at most `limit`, each pair once.
+   * that order after (`afterSeq`, `afterId`), at most `limit`, each pair once; and `current`, which gives, of ids
+   * among them, the records the caller may read now that match the filter (a source may read both at once).
    */
-  changed(from: number, to: number, afterSeq: number, afterId: number, limit: number): Promise<{ seq: number; id: number }[]>;
-  /** Of `ids`, the records the caller may read now that match the filter. */
+  changes(from: number, to: number, afterSeq: number, afterId: number, limit: number): Promise<SyncChanges<T>>;
+}
+
+/** What `SyncSource.changes` gives. */
+export interface SyncChanges<T> {
+  changed: { seq: number; id: number }[];
   current(ids: number[]): Promise<SyncItem<T>[]>;
 }
 
@@ -145,10 +150,11 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
       else page.token = last();
       return page;
     }
-    const changed = cursor.to > cursor.from ? await source.changed(cursor.from, cursor.to, cursor.afterSeq, cursor.afterId, perPage + 1) : [];
+    if (cursor.to <= cursor.from) return { items: [], token: last() };
+    const { changed, current: currentOf } = await source.changes(cursor.from, cursor.to, cursor.afterSeq, cursor.afterId, perPage + 1);
     const shown = changed.slice(0, perPage);
     const ids = [...new Set(shown.map((change) => change.id))];
-    const current = new Map((await source.current(ids)).map((entry) => [entry.id, entry.item]));
+    const current = new Map((await currentOf(ids)).map((entry) => [entry.id, entry.item]));
     const page: SyncPage<T> = { items: ids.map((id) => (current.has(id) ? (current.get(id) as T) : { id, removed: true })) };
     if (changed.length > perPage) {
       const end = shown[shown.length - 1];
