@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { JsonTemplate, JsonText, jsonOf } from './json-text';
+import { JsonTemplate, JsonText, jsonOf, listBytes } from './json-text';
 import { ListResult } from './list';
 
 describe('JsonTemplate', () => {
@@ -33,9 +33,9 @@ describe('JsonText', () => {
     const url = (page: number) => `http://a.test/events?page=${page}`;
     const plain = new ListResult('events', items, 12, { page: 2, per_page: 2 }, url);
     const rendered = new ListResult('events', items.map((item) => new JsonText(JSON.stringify(item))), 12, { page: 2, per_page: 2 }, url);
-    expect(rendered.toJson()).toBe(JSON.stringify(plain.toBody()));
-    expect(JSON.parse(rendered.toJson())).toEqual({ events: items, rest_url: url(2), next_rest_url: url(3), previous_rest_url: url(1), total: 12, total_pages: 6 });
-    expect(new ListResult('events', [], 0, { page: 1, per_page: 10 }, url).toJson()).toBe('{"events":[],"rest_url":"http://a.test/events?page=1","total":0,"total_pages":0}');
+    expect(rendered.toJsonBytes().toString()).toBe(JSON.stringify(plain.toBody()));
+    expect(JSON.parse(rendered.toJsonBytes().toString())).toEqual({ events: items, rest_url: url(2), next_rest_url: url(3), previous_rest_url: url(1), total: 12, total_pages: 6 });
+    expect(new ListResult('events', [], 0, { page: 1, per_page: 10 }, url).toJsonBytes().toString()).toBe('{"events":[],"rest_url":"http://a.test/events?page=1","total":0,"total_pages":0}');
   });
 });
 
@@ -47,5 +47,18 @@ describe('jsonOf', () => {
     expect(jsonOf(value)).toBe('{"name":"Hall"}');
     expect(spy).toHaveBeenCalledTimes(1);
     spy.mockRestore();
+  });
+});
+
+describe('listBytes', () => {
+  it('writes a list body as the UTF-8 bytes of its JSON, whatever the text (accents, Chinese, emoji, escapes)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), fc.dictionary(fc.string().map((key) => `m${key}`), fc.jsonValue()), fc.boolean(), (items, rest, rendered) => {
+        const shown = rendered ? items.map((item) => new JsonText(JSON.stringify(item))) : items;
+        expect(listBytes('events', shown, rest).equals(Buffer.from(JSON.stringify({ events: items, ...rest })))).toBe(true);
+      }),
+    );
+    const bytes = listBytes('events', [new JsonText('{"title":"古典音乐会 🎻 Café"}')], { total: 1 });
+    expect([bytes.length, new JsonText(bytes).text]).toEqual([61, '{"events":[{"title":"古典音乐会 🎻 Café"}],"total":1}']);
   });
 });

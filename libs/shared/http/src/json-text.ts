@@ -8,16 +8,52 @@ export class JsonText<T = unknown> {
   /** The type of the value the text encodes (for the compiler only). */
   declare readonly value?: T;
 
-  constructor(readonly text: string) {}
+  /** `body`: the text, or its UTF-8 bytes for an answer written as bytes (`jsonBytes`). */
+  constructor(readonly body: string | Buffer) {}
+
+  get text(): string {
+    return typeof this.body === 'string' ? this.body : this.body.toString('utf8');
+  }
 
   toJSON(): T {
     return JSON.parse(this.text) as T;
   }
 }
 
-/** The exact body an answer is sent as: a rendered text as it is, anything else as `JSON.stringify` gives it. */
+/** The exact text of an answer: a rendered text as it is, anything else as `JSON.stringify` gives it. */
 export function answerText(answer: unknown): string {
   return answer instanceof JsonText ? answer.text : JSON.stringify(answer);
+}
+
+/** The exact body an answer is sent as: `answerText`, or the bytes of an answer written as bytes. */
+export function answerBody(answer: unknown): string | Buffer {
+  return answer instanceof JsonText ? answer.body : JSON.stringify(answer);
+}
+
+/**
+ * The bytes of `{"<key>":[...items],...rest}`: items rendered ahead (JsonText) placed as they are, others as
+ * `JSON.stringify` gives them; a list's or a sync page's body.
+ */
+export function listBytes(key: string, items: readonly unknown[], rest: Record<string, unknown>): Buffer {
+  const parts = [`{${JSON.stringify(key)}:[`];
+  items.forEach((item, index) => parts.push(index === 0 ? '' : ',', item instanceof JsonText ? item.text : JSON.stringify(item)));
+  const members = JSON.stringify(rest);
+  parts.push(members === '{}' ? ']}' : `],${members.slice(1)}`);
+  return jsonBytes(parts);
+}
+
+/**
+ * The UTF-8 bytes of texts written one after the other, into one buffer. A large answer (a sync page of 1,000
+ * events, megabytes) is written so rather than joined into one text first: that text, and the flat copy encoding it
+ * would make, are objects of megabytes on the heap, each one more collection of the old generation.
+ */
+export function jsonBytes(parts: readonly string[]): Buffer {
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part);
+  const bytes = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const part of parts) at += bytes.write(part, at);
+  return bytes;
 }
 
 const texts = new WeakMap<object, string>();

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { ApiException } from './api-exception';
-import { JsonText } from './json-text';
+import { JsonText, listBytes } from './json-text';
 
 export interface PageRequest {
   page: number;
@@ -42,13 +42,12 @@ export class ListResult<T> {
   }
 
   /**
-   * The body as JSON text, equal to `JSON.stringify(toBody())`; items rendered ahead (JsonText) are placed as
-   * they are.
+   * The body as the UTF-8 bytes of JSON text equal to `JSON.stringify(toBody())`; items rendered ahead (JsonText)
+   * are placed as they are, written one after the other (`listBytes`).
    */
-  toJson(): string {
-    const items = this.items.map((item) => (item instanceof JsonText ? item.text : JSON.stringify(item))).join(',');
+  toJsonBytes(): Buffer {
     const { [this.key]: _items, ...rest } = this.toBody();
-    return `{${JSON.stringify(this.key)}:[${items}],${JSON.stringify(rest).slice(1)}`;
+    return listBytes(this.key, this.items, rest);
   }
 
   links(): string[] {
@@ -75,5 +74,5 @@ export function applyListHeaders(reply: FastifyReply, result: ListResult<unknown
 export function renderList(reply: FastifyReply, answer: unknown): unknown {
   if (!(answer instanceof ListResult)) return answer;
   applyListHeaders(reply, answer);
-  return answer.items.some((item) => item instanceof JsonText) ? new JsonText(answer.toJson()) : answer.toBody();
+  return answer.items.some((item) => item instanceof JsonText) ? new JsonText(answer.toJsonBytes()) : answer.toBody();
 }

@@ -14,7 +14,7 @@ import { applyCaching } from './caching';
 import { Metrics } from './metrics';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
-import { answerText } from './json-text';
+import { answerBody } from './json-text';
 import { AnswerInterceptor, CurrentVersion, ResponseCache } from './response-cache';
 import { mergeRequestParams } from './params';
 import { requestOrigin } from './request-context';
@@ -112,7 +112,8 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   });
   fastify.addHook('preValidation', async (request) => mergeRequestParams(request));
   // Answers rendered ahead (JsonText) are sent as they are; everything else as JSON.stringify gives it.
-  fastify.setReplySerializer(answerText);
+  // Fastify types a serializer's result as a string; a Buffer (an answer written as bytes) goes to onSend and out as it is.
+  fastify.setReplySerializer(answerBody as (payload: unknown) => string);
   fastify.addHook('onSend', async (request, reply, payload) => {
     const discovery = `<${requestOrigin(request)}${config.apiRoot}/>; rel="https://api.w.org/"`;
     const existing = reply.getHeader('Link');

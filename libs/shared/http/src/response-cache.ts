@@ -2,7 +2,7 @@ import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from './caching';
-import { answerText, TextAnswer } from './json-text';
+import { answerBody, TextAnswer } from './json-text';
 import { renderList } from './list';
 import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
@@ -205,8 +205,8 @@ export class AnswerInterceptor implements NestInterceptor {
       const result = lastValueFrom(answer(), { defaultValue: undefined })
         .then((body) => {
           if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
-          const text = body instanceof TextAnswer ? body.text : answerText(body);
-          const payload = Buffer.from(text);
+          const sent = body instanceof TextAnswer ? body.text : answerBody(body);
+          const payload = typeof sent === 'string' ? Buffer.from(sent) : sent;
           const type = body instanceof TextAnswer ? body.contentType : 'application/json; charset=utf-8';
           const headers: Record<string, string> = { 'content-type': type, etag: strongEtag(payload), ...(body instanceof TextAnswer ? body.headers : {}) };
           for (const name of KEPT_HEADERS) {

@@ -1,5 +1,5 @@
 import { ApiException } from './api-exception';
-import { JsonText } from './json-text';
+import { JsonText, listBytes } from './json-text';
 import { LocalizedDto } from './localized.dto';
 import { IntegerParam, StringParam } from './validation';
 
@@ -48,9 +48,8 @@ export function refuseNonSyncParams(raw: Record<string, unknown>, allowed: reado
 
 /** A sync page as JSON text: items rendered ahead (JsonText) are placed as they are. */
 export function syncBody(key: string, items: (JsonText | object)[], restUrl: string, next: { nextUrl?: string; token?: string }): JsonText {
-  const listed = items.map((item) => (item instanceof JsonText ? item.text : JSON.stringify(item))).join(',');
   const rest: Record<string, string> = { rest_url: restUrl };
   if (next.nextUrl !== undefined) rest['next_rest_url'] = next.nextUrl;
   if (next.token !== undefined) rest['sync_token'] = next.token;
-  return new JsonText(`{${JSON.stringify(key)}:[${listed}],${JSON.stringify(rest).slice(1)}`);
+  return new JsonText(listBytes(key, items, rest));
 }
