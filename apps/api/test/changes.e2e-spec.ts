@@ -186,29 +186,25 @@ describe('changes (SPEC §16)', () => {
       const hall = (await post('venues', { venue: 'Hall' })).id;
       await event({ title: 'A', venue: hall });
       const { syncToken } = await sync(`venue=${hall}`);
-      const quiet = async () => {
+      /** The sync from the token, asked twice: the second answer and the statements it ran. */
+      const again = async () => {
+        await t.request('GET', `${API}/events/sync?venue=${hall}&sync_token=${encodeURIComponent(syncToken)}`);
         const before = queryCounter.count;
         const reply = await t.request('GET', `${API}/events/sync?venue=${hall}&sync_token=${encodeURIComponent(syncToken)}`);
         return { status: reply.status, events: reply.body.events, statements: queryCounter.count - before };
       };
-      await quiet();
       // The data versions only: the venue's existence and the token's position are kept under them.
-      expect(await quiet()).toEqual({ status: 200, events: [], statements: 1 });
+      expect(await again()).toEqual({ status: 200, events: [], statements: 1 });
 
       // Changes: the versions, then the changes with the heads of the events that match the filter now, in one
       // statement (the renderings are kept).
       const b = (await event({ title: 'B', venue: hall })).id;
       expect((await t.request('POST', `${API}/events/${b}`, { token: editor.token, json: { venue: 0 } })).status).toBe(200);
-      const changed = async () => {
-        const before = queryCounter.count;
-        const reply = await t.request('GET', `${API}/events/sync?venue=${hall}&sync_token=${encodeURIComponent(syncToken)}`);
-        return { status: reply.status, events: reply.body.events, statements: queryCounter.count - before };
-      };
-      await changed();
-      expect(await changed()).toEqual({ status: 200, events: [{ id: b, removed: true }], statements: 2 });
+      expect(await again()).toEqual({ status: 200, events: [{ id: b, removed: true }], statements: 2 });
       const c = (await event({ title: 'C', venue: hall })).id;
-      await changed();
-      expect(await changed()).toMatchObject({ status: 200, events: [{ id: b, removed: true }, { id: c, title: 'C' }], statements: 2 });
+      const shown = (await t.request('GET', `${API}/events?include=${c}`)).body.events;
+      expect(shown.map((item: { title: string }) => item.title)).toEqual(['C']);
+      expect(await again()).toEqual({ status: 200, events: [{ id: b, removed: true }, ...shown], statements: 2 });
 
       const unknown = await t.request('GET', `${API}/events/sync?venue=${hall + 1}`);
       expect([unknown.status, unknown.body]).toEqual([400, expect.objectContaining({ code: 'rest_invalid_param', data: expect.objectContaining({ params: { venue: `must list existing venue ids; unknown: ${hall + 1}` } }) })]);

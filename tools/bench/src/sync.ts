@@ -7,8 +7,8 @@ import { measureCeiling } from './ceiling';
 import { NAMESPACE } from './scenarios';
 
 /*
- * `DATABASE_URL=<mysql url> npm run bench:sync [-- --duration 10 --connections 10 --main <bundle>]` measures sync (SPEC §16.2) on a
- * seeded database with the bundle `npm start` runs:
+ * `DATABASE_URL=<mysql url> npm run bench:sync [-- --duration 10 --connections 10 --main <bundle>]` measures sync
+ * (SPEC §16.2) on a seeded database with the bundle `npm start` runs:
  * 1. a full sync of every event an anonymous client sees, at per_page=1000, timed from the first page to the token,
  *    with the service's resident memory sampled every 100 ms (§10: ≤ 250 MB);
  * 2. incremental syncs with no change: each request the token of another client (one per venue: a full sync of
