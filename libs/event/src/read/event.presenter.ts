@@ -144,8 +144,8 @@ export class EventPresenter {
       if (kept) found.set(event.id, { event, kept, locked });
       return !kept;
     });
-    // In slices: a sync page of 1,000 would otherwise hold every record and its rendering until the last is made,
-    // long enough for the collector to move them all to the old generation.
+    // In slices: a sync page of 1,000 reads its records ten statements of 100 at a time, and holds one slice of
+    // records at once, not a thousand.
     for (let from = 0; from < missing.length; from += RENDER_SLICE) {
       const loaded = await this.events.load(missing.slice(from, from + RENDER_SLICE).map((event) => event.id));
       const images = loaded.length > 0 ? await this.deps.media.byIds(loaded.map((event) => event.imageId)) : new Map<number, MediaEntity>();

@@ -8,7 +8,7 @@ export class JsonText<T = unknown> {
   /** The type of the value the text encodes (for the compiler only). */
   declare readonly value?: T;
 
-  /** `body`: the text, or its UTF-8 bytes for an answer written as bytes (`jsonBytes`). */
+  /** `body`: the text, or its UTF-8 bytes for an answer written as bytes (`listBytes`). */
   constructor(readonly body: string | Buffer) {}
 
   get text(): string {
@@ -47,7 +47,7 @@ export function listBytes(key: string, items: readonly unknown[], rest: Record<s
  * events, megabytes) is written so rather than joined into one text first: that text, and the flat copy encoding it
  * would make, are objects of megabytes on the heap, each one more collection of the old generation.
  */
-export function jsonBytes(parts: readonly string[]): Buffer {
+function jsonBytes(parts: readonly string[]): Buffer {
   let size = 0;
   for (const part of parts) size += Buffer.byteLength(part);
   const bytes = Buffer.allocUnsafeSlow(size);
