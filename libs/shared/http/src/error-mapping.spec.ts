@@ -38,6 +38,17 @@ describe('toApiException', () => {
     }
     const notReady = toApiException({ driverError: { errno: 1047, code: 'ER_UNKNOWN_COM_ERROR' } }) as ApiException;
     expect([notReady.toBody().code, notReady.headers]).toEqual(['service-unavailable', { 'Retry-After': '5' }]);
+    // A commit cut off as its node left the primary component (seen while a node of the cluster was killed).
+    const cutOff = {
+      errno: 1180,
+      code: 'ER_ERROR_DURING_COMMIT',
+      sqlMessage: 'Error while appending streaming replication fragment(provider status: Not connected to Primary Component)',
+    };
+    const lost = toApiException({ name: 'QueryFailedError', message: cutOff.sqlMessage, driverError: cutOff }) as ApiException;
+    expect([lost.toBody().code, lost.headers]).toEqual(['service-unavailable', { 'Retry-After': '5' }]);
+    // Any other failed commit is not explained by the cluster: a 500, logged.
+    const other = { errno: 1180, code: 'ER_ERROR_DURING_COMMIT', sqlMessage: 'Got error 28 "No space left on device" during COMMIT' };
+    expect(body({ message: other.sqlMessage, driverError: other })).toMatchObject({ code: 'internal-error', data: { status: 500 } });
   });
 
   it('maps framework errors and hides everything else behind a generic 500', () => {

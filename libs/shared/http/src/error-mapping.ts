@@ -51,10 +51,23 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return cause.errno === 1452 || cause.code === 'ER_NO_REFERENCED_ROW_2' || cause.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
+/**
+ * A commit a Galera node could not replicate because it has just left the cluster's primary component (1180,
+ * ER_ERROR_DURING_COMMIT, with the provider's status in the message): nothing was committed, and the node takes no
+ * writes until it rejoins, as with 1047. Other commit errors stay unexpected.
+ */
+function isCommitOutsidePrimary(cause: ErrorLike): boolean {
+  return (
+    (Number(cause.errno) === 1180 || cause.code === 'ER_ERROR_DURING_COMMIT') &&
+    /provider status|primary component/i.test(String((cause as { message?: unknown; sqlMessage?: unknown }).sqlMessage ?? (cause as { message?: unknown }).message ?? ''))
+  );
+}
+
 export function isConnectionError(error: unknown): boolean {
   const cause = driverError(error as ErrorLike);
   return (
     (typeof cause.code === 'string' && CONNECTION_ERRORS.has(cause.code)) ||
+    isCommitOutsidePrimary(cause) ||
     ['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError'].includes(String((error as ErrorLike).name)) ||
     // Matched by message, not `instanceof`: driver errors may come from another realm (native addons, test VMs).
     // mysql2 on a pooled connection the server dropped meanwhile: "Can't add new command when connection is in closed state".
