@@ -13,6 +13,7 @@ import { measureCeiling } from './ceiling';
 import { renderChart, renderShareChart } from './chart';
 import { HistoryEntry, historyEntry, renderJournal, renderStatus, renderTable, ScenarioResult, SeriesWrites, withStatus } from './report';
 import { BenchData, NAMESPACE, Scenario, scenarios } from './scenarios';
+import { waitUntilSettled } from './settle';
 
 /*
  * `npm run bench`: starts the built service on DATABASE_URL (MySQL, seeded with `npm run seed`) as `npm start`
@@ -149,6 +150,8 @@ async function measure(
   }, 100);
   const results: ScenarioResult[] = [];
   try {
+    const waited = await waitUntilSettled(databaseUrl);
+    if (waited > 3500) process.stderr.write(`Waited ${(waited / 1000).toFixed(1)} s for the service's start-up writes (series horizon)\n`);
     const data = await benchData(server.base, token);
     // First the ceiling of SPEC §10.2, while the service waits: every share of this run is a share of it.
     const ceiling = options.ceiling ? await measureCeiling(server.base, load) : undefined;

@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import { rssMb, startBuiltService } from '@calendar/shared/testing';
 import { measureCeiling } from './ceiling';
 import { NAMESPACE } from './scenarios';
+import { waitUntilSettled } from './settle';
 
 /*
  * `DATABASE_URL=<mysql url> npm run bench:sync [-- --duration 10 --connections 10 --main <bundle>]` measures sync
@@ -16,6 +17,7 @@ import { NAMESPACE } from './scenarios';
  * 3. ten events updated, then incremental syncs from the full sync's token, each answering those ten, ≥ 800 req/s;
  * 4. the machine's ceiling (SPEC §10.2, as `npm run bench` measures it), after the syncs: a machine's speed moves
  *    between runs, and the budgets of §16.2 are absolute, so each run carries the figure that tells its pace.
+ * Each run first waits until the service has caught up with its start-up work (see `waitUntilSettled`).
  * It prints one JSON line of figures. `--main <bundle>` measures another build instead (one kept elsewhere, such as
  * `dist/cmp/<name>/main.js`, a copy of an earlier build inside the workspace), without building.
  */
@@ -35,6 +37,8 @@ async function main(argv: string[]): Promise<void> {
   ) as { token: string };
   const service = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, { main: values.main === undefined ? undefined : join(ROOT, values.main) });
   try {
+    const waited = await waitUntilSettled(databaseUrl);
+    if (waited > 3500) process.stderr.write(`Waited ${(waited / 1000).toFixed(1)} s for the service's start-up writes (series horizon)\n`);
     const get = async (path: string) => {
       const reply = await fetch(`${service.base}${path}`);
       if (reply.status !== 200) throw new Error(`GET ${path} answered ${reply.status}: ${await reply.text()}`);
@@ -74,6 +78,8 @@ async function main(argv: string[]): Promise<void> {
       if (reply.status !== 200) throw new Error(`updating event ${id} answered ${reply.status}`);
     }
     const changed = await get(`${NAMESPACE}/events/sync?sync_token=${encodeURIComponent(full.token)}`);
+    // Anything else written meanwhile (another process on the database) would make this scenario measure other syncs.
+    if (changed.events.length !== list.length || changed.next_rest_url) throw new Error(`the sync from the full sync's token answered ${changed.events.length} events${changed.next_rest_url ? ' and more pages' : ''}, not the ${list.length} updated: something else wrote to the database meanwhile`);
     const tenChanges = await drive(() => `${NAMESPACE}/events/sync?sync_token=${encodeURIComponent(full.token)}`);
     const ceiling = Math.round(await measureCeiling(service.base, { connections, duration, warmup: 3 }));
     process.stdout.write(
