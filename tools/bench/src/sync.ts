@@ -37,8 +37,7 @@ async function main(argv: string[]): Promise<void> {
   ) as { token: string };
   const service = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, { main: values.main === undefined ? undefined : join(ROOT, values.main) });
   try {
-    const waited = await waitUntilSettled(databaseUrl);
-    if (waited > 3500) process.stderr.write(`Waited ${(waited / 1000).toFixed(1)} s for the service's start-up writes (series horizon)\n`);
+    await waitUntilSettled(databaseUrl);
     const get = async (path: string) => {
       const reply = await fetch(`${service.base}${path}`);
       if (reply.status !== 200) throw new Error(`GET ${path} answered ${reply.status}: ${await reply.text()}`);
