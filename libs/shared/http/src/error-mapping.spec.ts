@@ -46,6 +46,9 @@ describe('toApiException', () => {
     };
     const lost = toApiException({ name: 'QueryFailedError', message: cutOff.sqlMessage, driverError: cutOff }) as ApiException;
     expect([lost.toBody().code, lost.headers]).toEqual(['service-unavailable', { 'Retry-After': '5' }]);
+    // The same failure when the provider gave no status.
+    const bare = { ...cutOff, sqlMessage: 'Error while appending streaming replication fragment' };
+    expect(body({ message: bare.sqlMessage, driverError: bare })).toMatchObject({ code: 'service-unavailable', data: { status: 503 } });
     // Any other failed commit is not explained by the cluster: a 500, logged.
     const other = { errno: 1180, code: 'ER_ERROR_DURING_COMMIT', sqlMessage: 'Got error 28 "No space left on device" during COMMIT' };
     expect(body({ message: other.sqlMessage, driverError: other })).toMatchObject({ code: 'internal-error', data: { status: 500 } });

@@ -52,14 +52,15 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /**
- * A commit a Galera node could not replicate because it has just left the cluster's primary component (1180,
- * ER_ERROR_DURING_COMMIT, with the provider's status in the message): nothing was committed, and the node takes no
- * writes until it rejoins, as with 1047. Other commit errors stay unexpected.
+ * A commit a Galera node could not replicate, typically because it has just left the cluster's primary component
+ * (1180, ER_ERROR_DURING_COMMIT; MariaDB words every replication failure at commit as "Error while appending
+ * streaming replication fragment", with the provider's status when it has one): nothing was committed, and the node
+ * takes no writes until it rejoins, as with 1047. Other commit errors stay unexpected.
  */
 function isCommitOutsidePrimary(cause: ErrorLike): boolean {
   return (
     (Number(cause.errno) === 1180 || cause.code === 'ER_ERROR_DURING_COMMIT') &&
-    /provider status|primary component/i.test(String((cause as { message?: unknown; sqlMessage?: unknown }).sqlMessage ?? (cause as { message?: unknown }).message ?? ''))
+    /replication fragment|provider status|primary component/i.test(String((cause as { message?: unknown; sqlMessage?: unknown }).sqlMessage ?? (cause as { message?: unknown }).message ?? ''))
   );
 }
 
