@@ -19,6 +19,9 @@ const CONNECTION_ERRORS = new Set([
 interface ErrorLike {
   code?: unknown;
   errno?: unknown;
+  message?: unknown;
+  /** The server's own message of a mysql2 error (`message` may be prefixed by TypeORM). */
+  sqlMessage?: unknown;
   statusCode?: unknown;
   driverError?: ErrorLike;
   name?: string;
@@ -60,7 +63,7 @@ export function isForeignKeyViolation(error: unknown): boolean {
 function isCommitOutsidePrimary(cause: ErrorLike): boolean {
   return (
     (Number(cause.errno) === 1180 || cause.code === 'ER_ERROR_DURING_COMMIT') &&
-    /replication fragment|provider status|primary component/i.test(String((cause as { message?: unknown; sqlMessage?: unknown }).sqlMessage ?? (cause as { message?: unknown }).message ?? ''))
+    /replication fragment|provider status|primary component/i.test(String(cause.sqlMessage ?? cause.message ?? ''))
   );
 }
 
