@@ -115,11 +115,15 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     const headers = absolute ? { ...requestHeaders, host: absolute.host } : requestHeaders;
     // The proxy sends its own Host upstream; the service takes the request's from X-Forwarded-Host (as behind any proxy).
     const { host, ...rest } = headers;
-    const through = () => fetch(`${prism.url}${path}`, { method, headers: { 'x-forwarded-host': host, ...rest }, body: payload, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
-    // The proxy, loaded by a busy run, now and then drops a kept-alive connection; a read is sent once more.
-    const response = await through().catch((error: Error & { cause?: { code?: string } }) => {
-      if ((method === 'GET' || method === 'HEAD') && error.cause?.code === 'UND_ERR_SOCKET') return through();
-      throw error;
+    // A connection of its own for each request (`Connection: close`): a kept-alive one may be reused by the client
+    // just as the proxy, idle past its keep-alive time, closes it ("other side closed"), which a loaded run met on
+    // reads and on writes alike; a write cannot simply be sent again.
+    const response = await fetch(`${prism.url}${path}`, {
+      method,
+      headers: { 'x-forwarded-host': host, ...rest, connection: 'close' },
+      body: payload,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(20_000),
     });
     const text = method === 'HEAD' ? '' : await response.text();
     const violations = violationsOf(response.headers.get('sl-violations'), response.status);
