@@ -1,3 +1,4 @@
+import { CacheRegistry } from '@calendar/shared/cache';
 import { queryCounter } from '@calendar/shared/database';
 import { EventRepository } from '@calendar/event';
 import { DateTime } from 'luxon';
@@ -506,6 +507,34 @@ describe('events (SPEC §4)', () => {
       expect(await read('warm')).toEqual({ statements: 1, venue: 'Hall' });
       expect((await t.request('POST', `${VENUES}/${venue.id}`, { token: editor.token, json: { venue: 'Great Hall' } })).status).toBe(200);
       expect((await read('after')).venue).toBe('Great Hall');
+    });
+
+    it('reads an event it keeps no rendering of with its record in one statement, and answers as when kept', async () => {
+      const { id } = await event({ title: 'Solo' });
+      // Ids start again after each test's reset: renderings kept of an earlier test's event are let go.
+      t.get(CacheRegistry).empty('event renderings');
+      const read = async (path: string) => {
+        const before = queryCounter.count;
+        const reply = await t.request('GET', path);
+        return { status: reply.status, statements: queryCounter.count - before, title: reply.body.title, body: reply.body };
+      };
+      // Nothing is kept of it in French: read with its record, then kept.
+      const fresh = await read(`/fr${EVENTS}/${id}?tag=fresh`);
+      const kept = await read(`/fr${EVENTS}/${id}?tag=kept`);
+      expect(fresh).toEqual({ status: 200, statements: 1, title: 'Solo', body: kept.body });
+      expect(kept.statements).toBe(1);
+      // Written since: what is kept is of an older revision, so the head is read, then the record.
+      expect((await t.request('POST', `${EVENTS}/${id}`, { token: editor.token, json: { title: 'Duo' } })).status).toBe(200);
+      const written = await read(`/fr${EVENTS}/${id}?tag=written`);
+      expect([written.status, written.statements, written.title]).toEqual([200, 2, 'Duo']);
+      expect(written.body).toEqual({
+        ...kept.body,
+        title: 'Duo',
+        modified: written.body.modified,
+        modified_utc: written.body.modified_utc,
+        translations: { en: { ...kept.body.translations.en, title: 'Duo' } },
+        json_ld: { ...kept.body.json_ld, name: 'Duo' },
+      });
     });
   });
 

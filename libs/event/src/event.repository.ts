@@ -387,6 +387,19 @@ export class EventRepository {
   }
 
   /**
+   * As `oneHead`, with the event's whole record and its translations read in the same statement: for an answer
+   * that will render the event (nothing of it is kept), one statement instead of two.
+   */
+  async oneRecord(id: number): Promise<{ head: EventHead; links: EventLinks; versions: DataVersions; record: EventEntity } | null> {
+    const lists = Object.entries(LINK_LISTS).map(([name, expression]) => `${expression} AS ${name}`);
+    const found = await this.loader.loadWith('r.id = ?', [id], [...lists, versionsColumns(this.dataSource.options.type)].join(', '));
+    const [[record, row] = []] = found;
+    if (!record || !row) return null;
+    const head: EventHead = { id: record.id, revision: record.revision, status: record.status, authorId: record.authorId, passwordHash: record.passwordHash };
+    return { head, links: linksOf(new Map([[record.id, row]])), versions: versionsFromRow(row), record };
+  }
+
+  /**
    * The heads and links of the events (alias `r`) of a FROM clause, in its order; `rows` are every row it gave (with
    * an outer join, those with no event too).
    */

@@ -38,8 +38,8 @@ export class EventService {
 
   /** A single read (SPEC §4.3, §4.7), as the JSON answer. */
   async getEvent(target: RecordTarget, scope: RequestContext, password?: string): Promise<JsonText<EventResponse>> {
-    const { head, links } = await this.reader.opened(target, scope, password);
-    const [presented] = await this.presenter.texts([head], links, scope, { single: true, unlocked: new Set([head.id]) });
+    const { head, links, record } = await this.reader.opened(target, scope, password, (id) => !this.presenter.keeps(id, scope, true));
+    const [presented] = await this.presenter.texts([head], links, scope, { single: true, unlocked: new Set([head.id]), loaded: record && [record] });
     // Deleted since its head was read: as if asked a moment later.
     if (!presented) throw RecordException.notFound(EVENT_KIND);
     return presented.text;
@@ -47,8 +47,8 @@ export class EventService {
 
   /** A single read as its model (a single-event feed): the same event `getEvent` answers with. */
   async eventModel(target: RecordTarget, scope: RequestContext, password?: string): Promise<EventResponse> {
-    const { head, links } = await this.reader.opened(target, scope, password);
-    const [presented] = await this.presenter.models([head], links, scope, { single: true, unlocked: new Set([head.id]) });
+    const { head, links, record } = await this.reader.opened(target, scope, password, (id) => !this.presenter.keeps(id, scope, true));
+    const [presented] = await this.presenter.models([head], links, scope, { single: true, unlocked: new Set([head.id]), loaded: record && [record] });
     if (!presented) throw RecordException.notFound(EVENT_KIND);
     return presented.model;
   }

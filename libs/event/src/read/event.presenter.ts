@@ -7,6 +7,7 @@ import { JsonTemplate, JsonText, jsonOf } from '@calendar/shared/http';
 import { TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
 import { EventJsonLdOwn, eventJsonLd, eventJsonLdOwn, EventResponse, mapEvent } from '../dto/event.mapper';
+import { EventEntity } from '../entities/event.entity';
 import { EventHead, EventLinks, EventRepository } from '../event.repository';
 
 /** The members of an event that embed other records: filled in per answer, from their own kept renderings. */
@@ -24,6 +25,8 @@ export interface PresentAs {
   unlocked?: ReadonlySet<number>;
   /** `false` keeps nothing new (a feed of 100 events should not push the lists' renderings out). */
   keep?: boolean;
+  /** Whole records already read with their heads (a single read of an event not kept): not read again. */
+  loaded?: readonly EventEntity[];
 }
 
 /**
@@ -124,6 +127,14 @@ export class EventPresenter {
     };
   }
 
+  /**
+   * Whether an open (not reduced) rendering of an event is kept for the scope's language and origin, at whatever
+   * revision: if not, a single read renders it, and reads its record with its head.
+   */
+  keeps(id: number, scope: RequestContext, single: boolean): boolean {
+    return this.kept.holds(this.keyOf(id, scope, false, single));
+  }
+
   /** Whether the caller sees an event reduced (SPEC §4.7): protected, not unlocked, and not theirs to edit. */
   locked(event: EventHead, scope: RequestContext, unlocked?: ReadonlySet<number>): boolean {
     return event.passwordHash !== null && !unlocked?.has(event.id) && !mayModify(event, scope.caller);
@@ -133,10 +144,10 @@ export class EventPresenter {
   private async own(
     heads: EventHead[],
     scope: RequestContext,
-    { single, unlocked, keep = true }: PresentAs,
+    { single, unlocked, keep = true, loaded = [] }: PresentAs,
     models: boolean,
   ): Promise<{ event: EventHead; kept: KeptEvent; fresh?: EventResponse; locked: boolean }[]> {
-    const keyOf = (event: EventHead, locked: boolean) => entryKey(event.id, scope.language, scope.origin, locked ? 'locked' : 'open', single ? 'single' : 'list');
+    const keyOf = (event: EventHead, locked: boolean) => this.keyOf(event.id, scope, locked, single);
     const found = new Map<number, { event: EventHead; kept: KeptEvent; fresh?: EventResponse; locked: boolean }>();
     const missing = heads.filter((event) => {
       const locked = this.locked(event, scope, unlocked);
@@ -146,10 +157,13 @@ export class EventPresenter {
     });
     // In slices: a sync page of 1,000 reads its records ten statements of 100 at a time, and holds one slice of
     // records at once, not a thousand.
+    const given = new Map(loaded.map((record) => [record.id, record]));
     for (let from = 0; from < missing.length; from += RENDER_SLICE) {
-      const loaded = await this.events.load(missing.slice(from, from + RENDER_SLICE).map((event) => event.id));
-      const images = loaded.length > 0 ? await this.deps.media.byIds(loaded.map((event) => event.imageId)) : new Map<number, MediaEntity>();
-      for (const event of loaded) {
+      const slice = missing.slice(from, from + RENDER_SLICE);
+      const unread = slice.filter((event) => !given.has(event.id)).map((event) => event.id);
+      const records = [...slice.flatMap((event) => given.get(event.id) ?? []), ...(await this.events.load(unread))];
+      const images = records.length > 0 ? await this.deps.media.byIds(records.map((event) => event.imageId)) : new Map<number, MediaEntity>();
+      for (const event of records) {
         const locked = this.locked(event, scope, unlocked);
         const own = mapEvent(event, scope, this.deps, { image: images.get(event.imageId ?? 0) ?? null, venues: [], organizers: [], categories: [], tags: [], locked }, false);
         const withJsonLd = single && !locked;
@@ -167,5 +181,9 @@ export class EventPresenter {
       const entry = found.get(head.id);
       return entry ? [entry] : [];
     });
+  }
+
+  private keyOf(id: number, scope: RequestContext, locked: boolean, single: boolean): string {
+    return entryKey(id, scope.language, scope.origin, locked ? 'locked' : 'open', single ? 'single' : 'list');
   }
 }

@@ -18,6 +18,13 @@ import { EventListQuery, eventListQuery, ListLookups, needsStartBound } from './
 /** Pages that begin at least this many events into their window are found through the totals per day. */
 const SEEK_FROM_OFFSET = 100;
 
+/** An event read for a single answer: its head and links, and its whole record when that was asked for. */
+export interface ReadEvent {
+  head: EventHead;
+  links: EventLinks;
+  record?: EventEntity;
+}
+
 /** The events of one page of a list, with what links to its other pages. */
 export interface EventPage {
   heads: EventHead[];
@@ -54,10 +61,12 @@ export class EventReader {
   /**
    * The event a target names, if the caller may read it: 404 unknown, 410/403 trashed, 403 hidden. For reads only:
    * the data versions read with the head become the read's (an answer after a write must read them after it).
+   * `withRecord` says, by id, whether the answer will render the event: then its whole record is read in the same
+   * statement as its head.
    */
-  async readable(target: RecordTarget, scope: RequestContext): Promise<{ head: EventHead; links: EventLinks }> {
+  async readable(target: RecordTarget, scope: RequestContext, withRecord?: (id: number) => boolean): Promise<ReadEvent> {
     const id = await this.idOf(target, scope);
-    const found = id === null ? null : await this.events.oneHead(id);
+    const found = id === null ? null : withRecord?.(id) ? await this.events.oneRecord(id) : await this.events.oneHead(id);
     if (!found) throw RecordException.notFound(EVENT_KIND);
     // Read with the head: what the answer keeps or finds per version (its venues, organizers, terms) needs no read of its own.
     holdDataVersions(scope.versions, found.versions);
@@ -71,8 +80,8 @@ export class EventReader {
    * The event a target names, if the caller may read it whole (SPEC §4.7): a protected event needs its password,
    * unless the caller may edit it; 403 `event-password-protected` otherwise.
    */
-  async opened(target: RecordTarget, scope: RequestContext, password?: string): Promise<{ head: EventHead; links: EventLinks }> {
-    const found = await this.readable(target, scope);
+  async opened(target: RecordTarget, scope: RequestContext, password?: string, withRecord?: (id: number) => boolean): Promise<ReadEvent> {
+    const found = await this.readable(target, scope, withRecord);
     const { head } = found;
     if (head.passwordHash && !mayModify(head, scope.caller) && !(password !== undefined && passwordMatches(password, head.passwordHash))) {
       throw new RecordException(403, 'event-password-protected', 'The event is protected by a password.');

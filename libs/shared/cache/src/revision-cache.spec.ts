@@ -13,6 +13,17 @@ describe('RevisionCache', () => {
     expect(cache.count).toBe(1);
   });
 
+  it('tells whether it holds a key, at any revision', () => {
+    const cache = new RevisionCache<string>(8);
+    cache.set('a', 1, 'a', 4);
+    cache.set('b', 1, 'b', 4);
+    expect([cache.holds('a'), cache.holds('b'), cache.holds('c')]).toEqual([true, true, false]);
+    cache.set('b', 2, 'b2', 4);
+    expect(cache.holds('b')).toBe(true);
+    cache.set('c', 1, 'c', 4);
+    expect([cache.holds('a'), cache.holds('b'), cache.holds('c')]).toEqual([false, true, true]);
+  });
+
   it('holds at most its capacity, oldest out first, and nothing larger than it or when it is 0', () => {
     const cache = new RevisionCache<string>(10);
     cache.set('a', 1, 'a', 4);

@@ -20,6 +20,11 @@ export class RevisionCache<V> {
     return this.map.get(key, (entry) => entry.revision === revision)?.value;
   }
 
+  /** Whether a value is kept under a key, at any revision. */
+  holds(key: string): boolean {
+    return this.map.peek(key) !== undefined;
+  }
+
   set(key: string, revision: number, value: V, size: number): void {
     this.map.set(key, { revision, value }, size);
   }

@@ -65,4 +65,15 @@ describe('TranslatedLoader', () => {
     expect(loaded[2].translations).toEqual([]);
     expect(await new TranslatedLoader(dataSource, Thing).load([])).toEqual([]);
   });
+
+  it('reads more columns in the same statement, given with each record from its first row', async () => {
+    const loader = new TranslatedLoader(dataSource, Thing);
+    const found = await loader.loadWith('r.id IN (?, ?)', [1, 2], "(SELECT COUNT(*) FROM thing_texts c WHERE c.thing_id = r.id) AS texts, 'x' AS mark");
+    const [thing1, thing2] = await loader.load([1, 2]);
+    expect([...found].map(([thing, row]) => [thing, row['texts'], row['mark']])).toEqual([
+      [thing1, 2, 'x'],
+      [thing2, 0, 'x'],
+    ]);
+    expect([...(await loader.loadWith('r.id = ?', [99], '1 AS one'))]).toEqual([]);
+  });
 });

@@ -10,7 +10,9 @@ import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
  */
 export class TranslatedLoader<E extends ObjectLiteral> {
   private prepared?: {
+    /** The columns of a record and of a translation, each under its own alias (`r<n>`, `t<n>`). */
     select: string;
+    from: string;
     record: ColumnMetadata[];
     translation: ColumnMetadata[];
     idAlias: string;
@@ -40,10 +42,11 @@ export class TranslatedLoader<E extends ObjectLiteral> {
       ...record.map((column, index) => `r.${quote(column.databaseName)} AS ${quote(`r${index}`)}`),
       ...translation.map((column, index) => `t.${quote(column.databaseName)} AS ${quote(`t${index}`)}`),
     ];
-    const select = `SELECT ${columns.join(', ')} FROM ${quote(metadata.tableName)} r LEFT JOIN ${quote(target.tableName)} t ON t.${quote(owner)} = r.${quote('id')}`;
+    const select = columns.join(', ');
+    const from = `FROM ${quote(metadata.tableName)} r LEFT JOIN ${quote(target.tableName)} t ON t.${quote(owner)} = r.${quote('id')}`;
     const idAlias = `r${record.findIndex((column) => column.isPrimary)}`;
     const textIdAlias = `t${translation.findIndex((column) => column.isPrimary)}`;
-    this.prepared = { select, record, translation, idAlias, textIdAlias, metadata, target };
+    this.prepared = { select, from, record, translation, idAlias, textIdAlias, metadata, target };
     return this.prepared;
   }
 
@@ -59,11 +62,28 @@ export class TranslatedLoader<E extends ObjectLiteral> {
    * the order of `orderBy` (SQL on alias `r`): a page can be selected and loaded in one query.
    */
   async loadWhere(condition: string, params: unknown[], orderBy?: string, manager: EntityManager = this.dataSource.manager): Promise<E[]> {
-    const { select, record, translation, idAlias, textIdAlias, metadata, target } = this.prepare();
+    const { select, from } = this.prepare();
+    const rows: Record<string, unknown>[] = await manager.query(`SELECT ${select} ${from} WHERE ${condition}${orderBy ? ` ORDER BY ${orderBy}` : ''}`, params);
+    return [...this.hydrate(rows).keys()];
+  }
+
+  /**
+   * As `loadWhere`, with more columns read in the same statement (SQL on alias `r`, each with its own alias): each
+   * record with the first row it was read from, which holds those columns.
+   */
+  async loadWith(condition: string, params: unknown[], also: string, manager: EntityManager = this.dataSource.manager): Promise<Map<E, Record<string, unknown>>> {
+    const { select, from } = this.prepare();
+    const rows: Record<string, unknown>[] = await manager.query(`SELECT ${select}, ${also} ${from} WHERE ${condition}`, params);
+    return this.hydrate(rows);
+  }
+
+  /** The records of joined rows (one per translation), in the order of their first rows, each with that row. */
+  private hydrate(rows: Record<string, unknown>[]): Map<E, Record<string, unknown>> {
+    const { record, translation, idAlias, textIdAlias, metadata, target } = this.prepare();
     const relation = this.translationsProperty;
-    const rows: Record<string, unknown>[] = await manager.query(`${select} WHERE ${condition}${orderBy ? ` ORDER BY ${orderBy}` : ''}`, params);
     const driver = this.dataSource.driver;
     const byId = new Map<number, E>();
+    const firstRows = new Map<E, Record<string, unknown>>();
     for (const row of rows) {
       const id = Number(row[idAlias]);
       let entity = byId.get(id);
@@ -72,13 +92,13 @@ export class TranslatedLoader<E extends ObjectLiteral> {
         record.forEach((column, index) => column.setEntityValue(entity as E, driver.prepareHydratedValue(row[`r${index}`], column)));
         (entity as Record<string, unknown>)[relation] = [];
         byId.set(id, entity);
+        firstRows.set(entity, row);
       }
       if (row[textIdAlias] === null || row[textIdAlias] === undefined) continue;
       const text = target.create() as ObjectLiteral;
       translation.forEach((column, index) => column.setEntityValue(text, driver.prepareHydratedValue(row[`t${index}`], column)));
       ((entity as Record<string, unknown>)[relation] as ObjectLiteral[]).push(text);
     }
-    return [...byId.values()];
+    return firstRows;
   }
-
 }
