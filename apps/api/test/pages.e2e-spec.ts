@@ -1,5 +1,7 @@
 import { DomUtils, parseDocument } from 'htmlparser2';
 import type { Document, Element } from 'domhandler';
+import { CacheRegistry } from '@calendar/shared/cache';
+import { queryCounter } from '@calendar/shared/database';
 import { ORIGIN, Reply, startTestApp, TestApp } from './support/test-app';
 
 /*
@@ -250,6 +252,22 @@ describe('public pages (SPEC §14)', () => {
     expect((await t.request('PATCH', `${EVENTS}/${event.id}`, { token: editor.token, json: { title: 'After' } })).status).toBe(200);
     const changed = await t.request('GET', '/events/', { headers: { 'if-none-match': etag } });
     expect([changed.status, listed(html(changed))]).toEqual([200, [['After', `${ORIGIN}/event/before/`]]]);
+  });
+
+  it('reads the event of a page it keeps no rendering of by its slug and one statement, and shows the same page', async () => {
+    await create({ title: 'Solo', start_date: `${day(3)} 19:00`, end_date: `${day(3)} 22:00` });
+    // Ids start again after each test's reset: renderings kept of an earlier test's event are let go.
+    t.get(CacheRegistry).empty('event renderings');
+    const read = async (path: string) => {
+      const before = queryCounter.count;
+      const reply = await t.request('GET', path);
+      return { status: reply.status, statements: queryCounter.count - before, text: reply.text };
+    };
+    const fresh = await read('/event/solo/?visit=1');
+    const kept = await read('/event/solo/?visit=2');
+    // The slug's id, then the event's head with its record; then its head alone.
+    expect([fresh.status, fresh.statements, kept.statements, fresh.text === kept.text]).toEqual([200, 2, 2, true]);
+    expect(all(parseDocument(fresh.text), tag('h1')).map(text)).toEqual(['Solo']);
   });
 
   it('serves its stylesheet', async () => {

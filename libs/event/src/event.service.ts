@@ -58,9 +58,10 @@ export class EventService {
    * reduced model a list shows. Unknown or unreadable events fail as a single read does.
    */
   async eventPage(slug: string, scope: RequestContext): Promise<EventPageModel> {
-    const { head, links } = await this.reader.readable({ slug }, scope);
+    // Most events are not protected: their single rendering is the one looked for.
+    const { head, links, record } = await this.reader.readable({ slug }, scope, (id) => !this.presenter.keeps(id, scope, true));
     const locked = this.presenter.locked(head, scope);
-    const [presented] = await this.presenter.models([head], links, scope, { single: !locked });
+    const [presented] = await this.presenter.models([head], links, scope, { single: !locked, loaded: record && [record] });
     if (!presented) throw RecordException.notFound(EVENT_KIND);
     return { event: presented.model, locked };
   }
