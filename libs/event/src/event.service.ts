@@ -38,7 +38,7 @@ export class EventService {
 
   /** A single read (SPEC §4.3, §4.7), as the JSON answer. */
   async getEvent(target: RecordTarget, scope: RequestContext, password?: string): Promise<JsonText<EventResponse>> {
-    const { head, links, record } = await this.reader.opened(target, scope, password, (id) => !this.presenter.keeps(id, scope, true));
+    const { head, links, record } = await this.reader.opened(target, scope, password, this.unrendered(scope));
     const [presented] = await this.presenter.texts([head], links, scope, { single: true, unlocked: new Set([head.id]), loaded: record && [record] });
     // Deleted since its head was read: as if asked a moment later.
     if (!presented) throw RecordException.notFound(EVENT_KIND);
@@ -47,7 +47,7 @@ export class EventService {
 
   /** A single read as its model (a single-event feed): the same event `getEvent` answers with. */
   async eventModel(target: RecordTarget, scope: RequestContext, password?: string): Promise<EventResponse> {
-    const { head, links, record } = await this.reader.opened(target, scope, password, (id) => !this.presenter.keeps(id, scope, true));
+    const { head, links, record } = await this.reader.opened(target, scope, password, this.unrendered(scope));
     const [presented] = await this.presenter.models([head], links, scope, { single: true, unlocked: new Set([head.id]), loaded: record && [record] });
     if (!presented) throw RecordException.notFound(EVENT_KIND);
     return presented.model;
@@ -58,8 +58,9 @@ export class EventService {
    * reduced model a list shows. Unknown or unreadable events fail as a single read does.
    */
   async eventPage(slug: string, scope: RequestContext): Promise<EventPageModel> {
-    // Most events are not protected: their single rendering is the one looked for.
-    const { head, links, record } = await this.reader.readable({ slug }, scope, (id) => !this.presenter.keeps(id, scope, true));
+    // Most events are not protected: their single rendering is the one looked for (a locked one renders from the
+    // record too).
+    const { head, links, record } = await this.reader.readable({ slug }, scope, this.unrendered(scope));
     const locked = this.presenter.locked(head, scope);
     const [presented] = await this.presenter.models([head], links, scope, { single: !locked, loaded: record && [record] });
     if (!presented) throw RecordException.notFound(EVENT_KIND);
@@ -102,10 +103,18 @@ export class EventService {
 
   /** A write's answer: the event as its single read presents it to the writer (who may edit it). */
   private async written(id: number, scope: RequestContext): Promise<JsonText<EventResponse>> {
-    const found = await this.reader.head(id);
+    const found = await this.reader.written(id);
     if (!found) throw RecordException.notFound(EVENT_KIND);
-    const [presented] = await this.presenter.texts([found.head], found.links, scope, { single: true, unlocked: new Set([id]) });
+    const [presented] = await this.presenter.texts([found.head], found.links, scope, { single: true, unlocked: new Set([id]), loaded: [found.record] });
     if (!presented) throw RecordException.notFound(EVENT_KIND);
     return presented.text;
+  }
+
+  /**
+   * Whether a single answer will render the event of an id anew (no single rendering of it is kept for the scope's
+   * language and origin): the reader then reads its record with its head.
+   */
+  private unrendered(scope: RequestContext): (id: number) => boolean {
+    return (id) => !this.presenter.keeps(id, scope, true);
   }
 }

@@ -89,9 +89,12 @@ export class EventReader {
     return found;
   }
 
-  /** One event's head and links whatever its status (a write's answer), or null. */
-  head(id: number): Promise<{ head: EventHead; links: EventLinks } | null> {
-    return this.events.oneHead(id);
+  /**
+   * One event's head, links and whole record whatever its status, or null: a write's answer, which renders the
+   * event at the revision the write gave it (nothing of it is kept yet).
+   */
+  written(id: number): Promise<Required<ReadEvent> | null> {
+    return this.events.oneRecord(id);
   }
 
   /** The events of a list page (SPEC §4.4): parameters checked, filter resolved, total counted, rows and links read. */
