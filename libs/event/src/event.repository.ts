@@ -74,6 +74,11 @@ const LINK_LISTS = {
   terms: '(SELECT GROUP_CONCAT(lt.term_id ORDER BY lt.position) FROM event_terms lt WHERE lt.event_id = r.id)',
 };
 
+/** The link lists as select columns, each under its name. */
+const LINK_COLUMNS = Object.entries(LINK_LISTS)
+  .map(([name, expression]) => `${expression} AS ${name}`)
+  .join(', ');
+
 /** What deciding how to answer with an event needs: which it is, its revision, and who may see it whole. */
 export type EventHead = Pick<EventEntity, 'id' | 'revision' | 'status' | 'authorId' | 'passwordHash'>;
 
@@ -391,8 +396,7 @@ export class EventRepository {
    * that will render the event (nothing of it is kept), one statement instead of two.
    */
   async oneRecord(id: number): Promise<{ head: EventHead; links: EventLinks; versions: DataVersions; record: EventEntity } | null> {
-    const lists = Object.entries(LINK_LISTS).map(([name, expression]) => `${expression} AS ${name}`);
-    const found = await this.loader.loadWith('r.id = ?', [id], [...lists, versionsColumns(this.dataSource.options.type)].join(', '));
+    const found = await this.loader.loadWith('r.id = ?', [id], `${LINK_COLUMNS}, ${versionsColumns(this.dataSource.options.type)}`);
     const [[record, row] = []] = found;
     if (!record || !row) return null;
     const head: EventHead = { id: record.id, revision: record.revision, status: record.status, authorId: record.authorId, passwordHash: record.passwordHash };
@@ -404,9 +408,8 @@ export class EventRepository {
    * an outer join, those with no event too).
    */
   private async heads(from: string, params: unknown[], also?: string): Promise<{ heads: EventHead[]; links: EventLinks; rows: Record<string, unknown>[] }> {
-    const lists = Object.entries(LINK_LISTS).map(([name, expression]) => `${expression} AS ${name}`);
-    const columns = also ? [...lists, also] : lists;
-    const rows: Record<string, unknown>[] = await this.dataSource.query(`SELECT r.id, r.revision, r.status, r.author_id, r.password_hash, ${columns.join(', ')} FROM ${from}`, params);
+    const columns = also ? `${LINK_COLUMNS}, ${also}` : LINK_COLUMNS;
+    const rows: Record<string, unknown>[] = await this.dataSource.query(`SELECT r.id, r.revision, r.status, r.author_id, r.password_hash, ${columns} FROM ${from}`, params);
     const extras = new Map<number, Record<string, unknown>>();
     const heads = rows.filter((row) => row['id'] !== null).map((row): EventHead => {
       const id = Number(row['id']);
