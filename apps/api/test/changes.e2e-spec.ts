@@ -1,5 +1,5 @@
 import { ChangeLog, Clock, queryCounter } from '@calendar/shared/database';
-import { ORIGIN, startTestApp, TestApp } from './support/test-app';
+import { ENGINE, ORIGIN, startTestApp, TestApp } from './support/test-app';
 
 const API = '/wp-json/calendar/events/v1';
 const WINDOW = 'start_date=2030-01-01&end_date=2030-12-31';
@@ -211,6 +211,40 @@ describe('changes (SPEC §16)', () => {
       expect((await post('venues', { venue: 'Annex' })).id).toBe(hall + 1);
       const known = await t.request('GET', `${API}/events/sync?venue=${hall + 1}`);
       expect([known.status, known.body.events]).toEqual([200, []]);
+    });
+
+    it('reads the changes of a sync with no filter together with the data versions: one statement, and a write made since is in it', async () => {
+      const a = (await event({ title: 'A' })).id;
+      const { syncToken } = await sync('');
+      const b = (await event({ title: 'B' })).id;
+      expect((await t.request('POST', `${API}/events/${a}`, { token: editor.token, json: { title: 'A2' } })).status).toBe(200);
+      /** One sync from the token (or a cursor): its status, events, next page and the statements it ran. */
+      const once = async (query: string) => {
+        const before = queryCounter.count;
+        const reply = await t.request('GET', `${API}/events/sync?${query}`);
+        return { status: reply.status, events: reply.body.events.map((item: Item) => [item.id, item.title ?? item.removed]), next: reply.body.next_rest_url, statements: queryCounter.count - before };
+      };
+      const fromToken = `sync_token=${encodeURIComponent(syncToken)}`;
+      // The first sync since the writes: the versions, the newest position, the transaction that gives the writes'
+      // rows theirs (MySQL sets its isolation level first), the changes, then the two events' records (nothing of
+      // them is rendered yet). Both writes got the same position: by id.
+      const sequencing = ENGINE === 'mysql' ? 6 : 5;
+      expect(await once(fromToken)).toEqual({ status: 200, events: [[a, 'A2'], [b, 'B']], next: undefined, statements: 1 + 1 + sequencing + 1 + 1 });
+      // Since, the newest position is known: the changes up to it and the data versions in one statement. The
+      // versions have not moved, so the position is still the newest and the answer stands.
+      expect(await once(fromToken)).toEqual({ status: 200, events: [[a, 'A2'], [b, 'B']], next: undefined, statements: 1 });
+
+      // A write since: that statement sees the versions moved; the position is read and given again, the changes
+      // read up to it, and the new event's record. The write is in the answer.
+      const c = (await event({ title: 'C' })).id;
+      expect(await once(fromToken)).toEqual({ status: 200, events: [[a, 'A2'], [b, 'B'], [c, 'C']], next: undefined, statements: 1 + 1 + sequencing + 1 + 1 });
+      expect(await once(fromToken)).toEqual({ status: 200, events: [[a, 'A2'], [b, 'B'], [c, 'C']], next: undefined, statements: 1 });
+
+      // A page after the first: its range is in the cursor; the changes and the versions that check it, in one statement.
+      const first = await once(`${fromToken}&per_page=2`);
+      expect(first).toEqual({ status: 200, events: [[a, 'A2'], [b, 'B']], next: expect.stringContaining('cursor='), statements: 1 });
+      const next = new URL(first.next as string);
+      expect(await once(next.search.slice(1))).toEqual({ status: 200, events: [[c, 'C']], next: undefined, statements: 1 });
     });
 
     it('binds the token to its filter, language and caller, and expires it after the retention', async () => {

@@ -354,7 +354,8 @@ export class EventRepository {
    * The events changed between the positions `from` (excluded) and `to` (included) — written themselves, or
    * embedding a venue, organizer or term written — as (position, id) pairs after (`afterSeq`, `afterId`) in that
    * order, at most `limit`, each pair once; with, in the same statement, the heads and links of those that match
-   * `filter` now (in the order of the pairs, each once).
+   * `filter` now (in the order of the pairs, each once), and with `withVersions` the data versions (when it gave a
+   * row).
    */
   async syncChanged(
     filter: EventListFilter,
@@ -363,7 +364,8 @@ export class EventRepository {
     afterSeq: number,
     afterId: number,
     limit: number,
-  ): Promise<{ changed: { seq: number; id: number }[]; heads: EventHead[]; links: EventLinks }> {
+    withVersions = false,
+  ): Promise<{ changed: { seq: number; id: number }[]; heads: EventHead[]; links: EventLinks; versions?: DataVersions }> {
     const range = (id: string) => `c.seq > ? AND c.seq <= ? AND (c.seq > ? OR (c.seq = ? AND ${id} > ?))`;
     const params = [from, to, afterSeq, afterSeq, afterId];
     const changes =
@@ -378,11 +380,12 @@ export class EventRepository {
     const { rows, heads, links } = await this.heads(
       `(${changes}) ch LEFT JOIN events r ON r.id = ch.id AND EXISTS (${matches}) ORDER BY ch.seq, ch.id`,
       [...params, ...params, ...params, ...params, limit, ...matchParams],
-      'ch.seq AS change_seq, ch.id AS change_id',
+      `ch.seq AS change_seq, ch.id AS change_id${withVersions ? `, ${versionsColumns(this.dataSource.options.type)}` : ''}`,
     );
     // An event changed at several positions is a row of each: its head is given once.
     const once = new Map(heads.map((head) => [head.id, head]));
-    return { changed: rows.map((row) => ({ seq: Number(row['change_seq']), id: Number(row['change_id']) })), heads: [...once.values()], links };
+    const changed = rows.map((row) => ({ seq: Number(row['change_seq']), id: Number(row['change_id']) }));
+    return withVersions && rows[0] ? { changed, heads: [...once.values()], links, versions: versionsFromRow(rows[0]) } : { changed, heads: [...once.values()], links };
   }
 
   /** One event's head and links, or null. */

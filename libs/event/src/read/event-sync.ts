@@ -60,11 +60,12 @@ export class EventSync {
         // Not kept: a full sync passes every event once, and would push out what lists ask for again.
         return { items: await present({ heads, links: read.links }, false), lastId: heads.at(-1)?.id ?? null, more: read.heads.length > limit };
       },
-      // The changes and the heads of those that match the filter now, in one statement.
-      changes: async (from, to, afterSeq, afterId, limit) => {
-        const read = await this.events.syncChanged(filter, from, to, afterSeq, afterId, limit);
+      // The changes and the heads of those that match the filter now (and the data versions, when asked), in one statement.
+      changes: async (from, to, afterSeq, afterId, limit, withVersions) => {
+        const read = await this.events.syncChanged(filter, from, to, afterSeq, afterId, limit, withVersions);
         return {
           changed: read.changed,
+          versions: read.versions,
           // Kept: the events that changed are those every client's next sync asks for.
           current: async (ids) => {
             const shown = new Set(ids);

@@ -4,7 +4,7 @@ import { Metrics, type VersionsHolder } from '@calendar/shared/http';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock';
 import { inBackground } from './query-counter';
-import { DataVersionSource, dataVersionsFor } from './data-version';
+import { DataVersions, DataVersionSource, dataVersionsFor, holdDataVersions, versionsColumns, versionsFromRow } from './data-version';
 import { decodeCursor, decodeToken, encodeCursor, encodeToken, SyncCursor, SyncScope, syncTokenExpired } from './sync-token';
 import { TransactionRunner } from './transaction';
 
@@ -16,6 +16,14 @@ const PRUNE_MARGIN_MS = 3_600_000;
 const KNOWN_FOR_MS = 60_000;
 /** Rows deleted per statement when pruning, so that no statement holds many locks for long. */
 const PRUNE_BATCH = 5_000;
+
+/** The newest position and pruning mark, as read under the data version `global` at the time `at`. */
+interface Known {
+  global: number;
+  at: number;
+  seq: number;
+  pruned: number;
+}
 
 /** A record a sync shows: its id and its current object (rendered, or ready to render). */
 export interface SyncItem<T> {
@@ -39,15 +47,18 @@ export interface SyncSource<T> {
   /**
    * The records changed between the positions `from` (excluded) and `to` (included), as (position, id) pairs in
    * that order after (`afterSeq`, `afterId`), at most `limit`, each pair once; and `current`, which gives, of ids
-   * among them, the records the caller may read now that match the filter (a source may read both at once).
+   * among them, the records the caller may read now that match the filter (a source may read both at once). With
+   * `withVersions`, the same statement reads the data versions too (`versionsColumns`), given when it gave a row.
    */
-  changes(from: number, to: number, afterSeq: number, afterId: number, limit: number): Promise<SyncChanges<T>>;
+  changes(from: number, to: number, afterSeq: number, afterId: number, limit: number, withVersions: boolean): Promise<SyncChanges<T>>;
 }
 
 /** What `SyncSource.changes` gives. */
 export interface SyncChanges<T> {
   changed: { seq: number; id: number }[];
   current(ids: number[]): Promise<SyncItem<T>[]>;
+  /** The data versions the statement that read `changed` saw, when asked for and it gave a row. */
+  versions?: DataVersions;
 }
 
 /** One page of a sync: its items and tombstones, then a cursor to the next page or, on the last, the token. */
@@ -68,7 +79,7 @@ export interface SyncPage<T> {
 export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
   /** The newest position and pruning mark read under a data version (see `sequence`). */
-  private known: { global: number; at: number; seq: number; pruned: number } | null = null;
+  private known: Known | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -129,20 +140,34 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
    */
   async sync<T>(scope: SyncScope, given: { token?: string; cursor?: string }, perPage: number, source: SyncSource<T>, versions?: VersionsHolder): Promise<SyncPage<T>> {
     const now = this.clock.now().getTime();
-    let cursor: SyncCursor;
+    let cursor: SyncCursor | undefined;
+    /** The changes of the page, when read together with the data versions before the cursor was settled. */
+    let read: SyncChanges<T> | undefined;
     if (given.cursor !== undefined) {
       cursor = decodeCursor(given.cursor, scope);
+      // The page's range is fixed: its changes and the versions the check needs are read in one statement.
+      if (cursor.mode === 'changes' && cursor.to > cursor.from) read = await this.changesWithVersions(source, cursor, perPage, versions);
       this.assertUsable(cursor.mode === 'full' ? cursor.to : cursor.from, cursor.issuedAt, now, await this.sequence(versions));
     } else if (given.token !== undefined) {
       const token = decodeToken(given.token, scope);
-      const state = await this.sequence(versions);
+      const guess = this.guess(token.seq, versions);
+      if (guess) {
+        // The changes up to the newest position known, read with the data versions: while those have not moved
+        // since that position was read, it is still the newest, and the changes read are the sync's.
+        const attempt: SyncCursor = { ...scope, mode: 'changes', from: token.seq, to: guess.seq, afterSeq: 0, afterId: 0, issuedAt: now };
+        const speculative = await this.changesWithVersions(source, attempt, perPage, versions);
+        if (speculative.versions?.global === guess.global) [cursor, read] = [attempt, speculative];
+      }
+      // Otherwise the versions that statement read (held for the request) tell `sequence` to read the position.
+      const state = read ? (guess as Known) : await this.sequence(versions);
       this.assertUsable(token.seq, token.issuedAt, now, state);
-      cursor = { ...scope, mode: 'changes', from: token.seq, to: state.seq, afterSeq: 0, afterId: 0, issuedAt: now };
+      cursor ??= { ...scope, mode: 'changes', from: token.seq, to: state.seq, afterSeq: 0, afterId: 0, issuedAt: now };
     } else {
       cursor = { ...scope, mode: 'full', from: 0, to: (await this.sequence(versions)).seq, afterSeq: 0, afterId: 0, issuedAt: now };
     }
     this.metrics.syncs.inc({ kind: scope.kind, mode: cursor.mode });
-    const last = (): SyncPage<T>['token'] => encodeToken({ ...scope, seq: cursor.to, issuedAt: now });
+    const settled = cursor;
+    const last = (): SyncPage<T>['token'] => encodeToken({ ...scope, seq: settled.to, issuedAt: now });
     if (cursor.mode === 'full') {
       const { items, lastId, more } = await source.full(cursor.afterId, perPage);
       const page: SyncPage<T> = { items: items.map((entry) => entry.item) };
@@ -151,7 +176,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
       return page;
     }
     if (cursor.to <= cursor.from) return { items: [], token: last() };
-    const { changed, current: currentOf } = await source.changes(cursor.from, cursor.to, cursor.afterSeq, cursor.afterId, perPage + 1);
+    const { changed, current: currentOf } = read ?? (await source.changes(cursor.from, cursor.to, cursor.afterSeq, cursor.afterId, perPage + 1, false));
     const shown = changed.slice(0, perPage);
     const ids = [...new Set(shown.map((change) => change.id))];
     const current = new Map((await currentOf(ids)).map((entry) => [entry.id, entry.item]));
@@ -166,16 +191,45 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * The newest position known, to read a token's changes up to it together with the data versions, when that can
+   * save a statement: the request has read no versions yet, the position was read within the last minute, and the
+   * token is behind it (a token at it has no change to read: the versions alone tell whether it is still newest).
+   */
+  private guess(from: number, versions: VersionsHolder | undefined): Known | null {
+    const known = this.known;
+    if (!versions || versions.dataVersions !== undefined || !known || Date.now() - known.at >= KNOWN_FOR_MS || from >= known.seq) return null;
+    return known;
+  }
+
+  /** A page of changes read with the data versions, which the request then holds (see `holdDataVersions`). */
+  private async changesWithVersions<T>(source: SyncSource<T>, cursor: SyncCursor, perPage: number, versions: VersionsHolder | undefined): Promise<SyncChanges<T>> {
+    const wanted = versions !== undefined && versions.dataVersions === undefined;
+    const read = await source.changes(cursor.from, cursor.to, cursor.afterSeq, cursor.afterId, perPage + 1, wanted);
+    if (versions && read.versions) holdDataVersions(versions, read.versions);
+    return read;
+  }
+
+  /**
    * The records of `kinds` changed between the positions `from` (excluded) and `to` (included), as (position, id)
    * pairs after (`afterSeq`, `afterId`) in that order, each pair once: a sync's `changed` for a kind whose answers
-   * embed no other record.
+   * embed no other record; with `withVersions`, the data versions read by the same statement (when it gave a row).
    */
-  async changedRecords(kinds: string[], from: number, to: number, afterSeq: number, afterId: number, limit: number): Promise<{ seq: number; id: number }[]> {
-    const rows: { seq: number; id: number }[] = await this.dataSource.query(
-      `SELECT DISTINCT seq, record_id AS id FROM changes WHERE kind IN (${kinds.map(() => '?').join(', ')}) AND seq > ? AND seq <= ? AND (seq > ? OR (seq = ? AND record_id > ?)) ORDER BY seq, record_id LIMIT ?`,
+  async changedRecords(
+    kinds: string[],
+    from: number,
+    to: number,
+    afterSeq: number,
+    afterId: number,
+    limit: number,
+    withVersions = false,
+  ): Promise<{ changed: { seq: number; id: number }[]; versions?: DataVersions }> {
+    const also = withVersions ? `, ${versionsColumns(this.dataSource.options.type)}` : '';
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT DISTINCT seq, record_id AS id${also} FROM changes WHERE kind IN (${kinds.map(() => '?').join(', ')}) AND seq > ? AND seq <= ? AND (seq > ? OR (seq = ? AND record_id > ?)) ORDER BY seq, record_id LIMIT ?`,
       [...kinds, from, to, afterSeq, afterSeq, afterId, limit],
     );
-    return rows.map((row) => ({ seq: Number(row.seq), id: Number(row.id) }));
+    const changed = rows.map((row) => ({ seq: Number(row['seq']), id: Number(row['id']) }));
+    return withVersions && rows[0] ? { changed, versions: versionsFromRow(rows[0]) } : { changed };
   }
 
   /** 410 `sync-token-expired` for a token or cursor older than the retention, or whose changes were dropped. */
