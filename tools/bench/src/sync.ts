@@ -8,7 +8,7 @@ import { NAMESPACE } from './scenarios';
 import { waitUntilSettled } from './settle';
 
 /*
- * `DATABASE_URL=<mysql url> npm run bench:sync [-- --duration 10 --connections 10 --main <bundle>]` measures sync
+ * `DATABASE_URL=<mysql url> npm run bench:sync [-- --duration 10 --warmup 3 --connections 10 --main <bundle>]` measures sync
  * (SPEC §16.2) on a seeded database with the bundle `npm start` runs:
  * 1. a full sync of every event an anonymous client sees, at per_page=1000, timed from the first page to the token,
  *    with the service's resident memory sampled every 100 ms (§10: ≤ 250 MB);
@@ -25,10 +25,11 @@ import { waitUntilSettled } from './settle';
 const ROOT = join(__dirname, '../../..');
 
 async function main(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { duration: { type: 'string' }, connections: { type: 'string' }, main: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, main: { type: 'string' } }, strict: true });
   const databaseUrl = process.env['DATABASE_URL'];
   if (!databaseUrl?.startsWith('mysql://')) throw new Error('DATABASE_URL must name a seeded MySQL database (npm run seed -- --events 100000)');
   const duration = Number(values.duration ?? 10);
+  const warmup = Number(values.warmup ?? 3);
   const connections = Number(values.connections ?? 10);
   if (values.main === undefined) execFileSync('npx', ['nx', 'run', 'api:build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } });
   const login = `bench-sync-${Date.now()}`;
@@ -64,12 +65,17 @@ async function main(argv: string[]): Promise<void> {
     const venues = ((await (await fetch(`${service.base}${NAMESPACE}/venues?per_page=100`)).json()) as { venues: { id: number }[] }).venues.map((venue) => venue.id);
     const tokens: string[] = [];
     for (const venue of venues) tokens.push(`venue=${venue}&sync_token=${encodeURIComponent((await syncAll(`venue=${venue}&per_page=1000`)).token)}`);
-    const drive = async (path: (n: number) => string) => {
-      let n = 0;
-      const result = await autocannon({ url: service.base, connections, duration, requests: [{ setupRequest: (request) => ({ ...request, path: path(n++) }) }] });
+    // Requests built once, as the ceiling's are: one built again for every request (`setupRequest`) costs the load
+    // generator, on the cores the service shares, more than a static one.
+    // Each scenario is warmed up first, as in `npm run bench`: JIT compilation of its code path is not part of it.
+    const drive = async (paths: string[]) => {
+      const requests = paths.map((path) => ({ path }));
+      await autocannon({ url: service.base, connections, duration: warmup, requests });
+      const result = await autocannon({ url: service.base, connections, duration, requests });
       return { requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
     };
-    const noChange = await drive((n) => `${NAMESPACE}/events/sync?${tokens[n % tokens.length]}`);
+    // Each connection goes through the clients' tokens in turn.
+    const noChange = await drive(tokens.map((token) => `${NAMESPACE}/events/sync?${token}`));
 
     const list = (await get(`${NAMESPACE}/events?per_page=10&start_date=2000-01-01&end_date=2100-01-01`)).events.map((event) => event.id);
     for (const id of list) {
@@ -79,7 +85,7 @@ async function main(argv: string[]): Promise<void> {
     const changed = await get(`${NAMESPACE}/events/sync?sync_token=${encodeURIComponent(full.token)}`);
     // Anything else written meanwhile (another process on the database) would make this scenario measure other syncs.
     if (changed.events.length !== list.length || changed.next_rest_url) throw new Error(`the sync from the full sync's token answered ${changed.events.length} events${changed.next_rest_url ? ' and more pages' : ''}, not the ${list.length} updated: something else wrote to the database meanwhile`);
-    const tenChanges = await drive(() => `${NAMESPACE}/events/sync?sync_token=${encodeURIComponent(full.token)}`);
+    const tenChanges = await drive([`${NAMESPACE}/events/sync?sync_token=${encodeURIComponent(full.token)}`]);
     const ceiling = Math.round(await measureCeiling(service.base, { connections, duration, warmup: 3 }));
     process.stdout.write(
       `${JSON.stringify({
