@@ -65,9 +65,8 @@ async function main(argv: string[]): Promise<void> {
     const venues = ((await (await fetch(`${service.base}${NAMESPACE}/venues?per_page=100`)).json()) as { venues: { id: number }[] }).venues.map((venue) => venue.id);
     const tokens: string[] = [];
     for (const venue of venues) tokens.push(`venue=${venue}&sync_token=${encodeURIComponent((await syncAll(`venue=${venue}&per_page=1000`)).token)}`);
-    // Requests built once, as the ceiling's are: one built again for every request (`setupRequest`) costs the load
-    // generator, on the cores the service shares, more than a static one.
-    // Each scenario is warmed up first, as in `npm run bench`: JIT compilation of its code path is not part of it.
+    // Each scenario is warmed up first, as in `npm run bench` (the JIT's compilation of its code path is not part of
+    // it), and its requests are built once, as the ceiling's are.
     const drive = async (paths: string[]) => {
       const requests = paths.map((path) => ({ path }));
       await autocannon({ url: service.base, connections, duration: warmup, requests });
