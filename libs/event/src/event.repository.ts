@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { DataVersions, parseSlots, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
+import { ChangeRange, DataVersions, parseSlots, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
@@ -351,20 +351,13 @@ export class EventRepository {
   }
 
   /**
-   * The events changed between the positions `from` (excluded) and `to` (included) — written themselves, or
-   * embedding a venue, organizer or term written — as (position, id) pairs after (`afterSeq`, `afterId`) in that
-   * order, at most `limit`, each pair once; with, in the same statement, the heads and links of those that match
-   * `filter` now (in the order of the pairs, each once), and with `withVersions` the data versions (when it gave a
-   * row).
+   * The events changed in `range` — written themselves, or embedding a venue, organizer or term written — each
+   * (position, id) pair once; with, in the same statement, the heads and links of those that match `filter` now (in
+   * the order of the pairs, each once), and the data versions when the range asks for them (and it gave a row).
    */
   async syncChanged(
     filter: EventListFilter,
-    from: number,
-    to: number,
-    afterSeq: number,
-    afterId: number,
-    limit: number,
-    withVersions = false,
+    { from, to, afterSeq, afterId, limit, withVersions }: ChangeRange,
   ): Promise<{ changed: { seq: number; id: number }[]; heads: EventHead[]; links: EventLinks; versions?: DataVersions }> {
     const range = (id: string) => `c.seq > ? AND c.seq <= ? AND (c.seq > ? OR (c.seq = ? AND ${id} > ?))`;
     const params = [from, to, afterSeq, afterSeq, afterId];

@@ -93,8 +93,8 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
         const shown = records.slice(0, limit);
         return { items: await present(shown), lastId: shown.at(-1)?.id ?? null, more: records.length > limit };
       },
-      changes: async (from, to, afterSeq, afterId, limit, withVersions) => ({
-        ...(await this.deps.changes.changedRecords([this.kind.kind], from, to, afterSeq, afterId, limit, withVersions)),
+      changes: async (range) => ({
+        ...(await this.deps.changes.changedRecords([this.kind.kind], range)),
         current: async (ids) => present(await this.repository.matching(filter, ids)),
       }),
     };

@@ -44,8 +44,8 @@ export class TermService {
         const shown = terms.slice(0, limit);
         return { items: present(shown), lastId: shown.at(-1)?.id ?? null, more: terms.length > limit };
       },
-      changes: async (from, to, afterSeq, afterId, limit, withVersions) => ({
-        ...(await this.changes.changedRecords([taxonomy], from, to, afterSeq, afterId, limit, withVersions)),
+      changes: async (range) => ({
+        ...(await this.changes.changedRecords([taxonomy], range)),
         current: async (ids) => present(await this.repository.page({ ...base, ids }, 0, ids.length)),
       }),
     };

@@ -61,8 +61,8 @@ export class EventSync {
         return { items: await present({ heads, links: read.links }, false), lastId: heads.at(-1)?.id ?? null, more: read.heads.length > limit };
       },
       // The changes and the heads of those that match the filter now (and the data versions, when asked), in one statement.
-      changes: async (from, to, afterSeq, afterId, limit, withVersions) => {
-        const read = await this.events.syncChanged(filter, from, to, afterSeq, afterId, limit, withVersions);
+      changes: async (range) => {
+        const read = await this.events.syncChanged(filter, range);
         return {
           changed: read.changed,
           versions: read.versions,

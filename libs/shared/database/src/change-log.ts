@@ -37,6 +37,20 @@ export interface Tombstone {
   removed: true;
 }
 
+/**
+ * Which changes a page of an incremental sync reads: those between the positions `from` (excluded) and `to`
+ * (included), as (position, id) pairs in that order after (`afterSeq`, `afterId`), at most `limit`; with
+ * `withVersions`, the data versions read by the same statement (`versionsColumns`).
+ */
+export interface ChangeRange {
+  from: number;
+  to: number;
+  afterSeq: number;
+  afterId: number;
+  limit: number;
+  withVersions: boolean;
+}
+
 /** How a sync reads one kind of record, for one caller and filter. */
 export interface SyncSource<T> {
   /**
@@ -45,12 +59,11 @@ export interface SyncSource<T> {
    */
   full(afterId: number, limit: number): Promise<{ items: SyncItem<T>[]; lastId: number | null; more: boolean }>;
   /**
-   * The records changed between the positions `from` (excluded) and `to` (included), as (position, id) pairs in
-   * that order after (`afterSeq`, `afterId`), at most `limit`, each pair once; and `current`, which gives, of ids
-   * among them, the records the caller may read now that match the filter (a source may read both at once). With
-   * `withVersions`, the same statement reads the data versions too (`versionsColumns`), given when it gave a row.
+   * The records changed in `range`, each (position, id) pair once; and `current`, which gives, of ids among them,
+   * the records the caller may read now that match the filter (a source may read both at once); and the data
+   * versions when the range asks for them and the statement gave a row.
    */
-  changes(from: number, to: number, afterSeq: number, afterId: number, limit: number, withVersions: boolean): Promise<SyncChanges<T>>;
+  changes(range: ChangeRange): Promise<SyncChanges<T>>;
 }
 
 /** What `SyncSource.changes` gives. */
@@ -176,7 +189,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
       return page;
     }
     if (cursor.to <= cursor.from) return { items: [], token: last() };
-    const { changed, current: currentOf } = read ?? (await source.changes(cursor.from, cursor.to, cursor.afterSeq, cursor.afterId, perPage + 1, false));
+    const { changed, current: currentOf } = read ?? (await source.changes(rangeOf(cursor, perPage, false)));
     const shown = changed.slice(0, perPage);
     const ids = [...new Set(shown.map((change) => change.id))];
     const current = new Map((await currentOf(ids)).map((entry) => [entry.id, entry.item]));
@@ -204,25 +217,16 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   /** A page of changes read with the data versions, which the request then holds (see `holdDataVersions`). */
   private async changesWithVersions<T>(source: SyncSource<T>, cursor: SyncCursor, perPage: number, versions: VersionsHolder | undefined): Promise<SyncChanges<T>> {
     const wanted = versions !== undefined && versions.dataVersions === undefined;
-    const read = await source.changes(cursor.from, cursor.to, cursor.afterSeq, cursor.afterId, perPage + 1, wanted);
+    const read = await source.changes(rangeOf(cursor, perPage, wanted));
     if (versions && read.versions) holdDataVersions(versions, read.versions);
     return read;
   }
 
   /**
-   * The records of `kinds` changed between the positions `from` (excluded) and `to` (included), as (position, id)
-   * pairs after (`afterSeq`, `afterId`) in that order, each pair once: a sync's `changed` for a kind whose answers
-   * embed no other record; with `withVersions`, the data versions read by the same statement (when it gave a row).
+   * The records of `kinds` changed in `range`, each (position, id) pair once: a sync's `changed` for a kind whose
+   * answers embed no other record, with the data versions when the range asks for them (and it gave a row).
    */
-  async changedRecords(
-    kinds: string[],
-    from: number,
-    to: number,
-    afterSeq: number,
-    afterId: number,
-    limit: number,
-    withVersions = false,
-  ): Promise<{ changed: { seq: number; id: number }[]; versions?: DataVersions }> {
+  async changedRecords(kinds: string[], { from, to, afterSeq, afterId, limit, withVersions }: ChangeRange): Promise<{ changed: { seq: number; id: number }[]; versions?: DataVersions }> {
     const also = withVersions ? `, ${versionsColumns(this.dataSource.options.type)}` : '';
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT DISTINCT seq, record_id AS id${also} FROM changes WHERE kind IN (${kinds.map(() => '?').join(', ')}) AND seq > ? AND seq <= ? AND (seq > ? OR (seq = ? AND record_id > ?)) ORDER BY seq, record_id LIMIT ?`,
@@ -261,4 +265,9 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
       if (old.length < PRUNE_BATCH) return dropped;
     }
   }
+}
+
+/** The range of changes a cursor's page reads: one more than a page, to tell whether another follows. */
+function rangeOf(cursor: SyncCursor, perPage: number, withVersions: boolean): ChangeRange {
+  return { from: cursor.from, to: cursor.to, afterSeq: cursor.afterSeq, afterId: cursor.afterId, limit: perPage + 1, withVersions };
 }
