@@ -378,7 +378,7 @@ export class EventRepository {
     // An event changed at several positions is a row of each: its head is given once.
     const once = new Map(heads.map((head) => [head.id, head]));
     const changed = rows.map((row) => ({ seq: Number(row['change_seq']), id: Number(row['change_id']) }));
-    return withVersions && rows[0] ? { changed, heads: [...once.values()], links, versions: versionsFromRow(rows[0]) } : { changed, heads: [...once.values()], links };
+    return { changed, heads: [...once.values()], links, versions: withVersions && rows[0] ? versionsFromRow(rows[0]) : undefined };
   }
 
   /** One event's head and links, or null. */

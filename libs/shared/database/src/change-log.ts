@@ -153,34 +153,9 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
    */
   async sync<T>(scope: SyncScope, given: { token?: string; cursor?: string }, perPage: number, source: SyncSource<T>, versions?: VersionsHolder): Promise<SyncPage<T>> {
     const now = this.clock.now().getTime();
-    let cursor: SyncCursor | undefined;
-    /** The changes of the page, when read together with the data versions before the cursor was settled. */
-    let read: SyncChanges<T> | undefined;
-    if (given.cursor !== undefined) {
-      cursor = decodeCursor(given.cursor, scope);
-      // The page's range is fixed: its changes and the versions the check needs are read in one statement.
-      if (cursor.mode === 'changes' && cursor.to > cursor.from) read = await this.changesWithVersions(source, cursor, perPage, versions);
-      this.assertUsable(cursor.mode === 'full' ? cursor.to : cursor.from, cursor.issuedAt, now, await this.sequence(versions));
-    } else if (given.token !== undefined) {
-      const token = decodeToken(given.token, scope);
-      const guess = this.guess(token.seq, versions);
-      if (guess) {
-        // The changes up to the newest position known, read with the data versions: while those have not moved
-        // since that position was read, it is still the newest, and the changes read are the sync's.
-        const attempt: SyncCursor = { ...scope, mode: 'changes', from: token.seq, to: guess.seq, afterSeq: 0, afterId: 0, issuedAt: now };
-        const speculative = await this.changesWithVersions(source, attempt, perPage, versions);
-        if (speculative.versions?.global === guess.global) [cursor, read] = [attempt, speculative];
-      }
-      // Otherwise the versions that statement read (held for the request) tell `sequence` to read the position.
-      const state = read ? (guess as Known) : await this.sequence(versions);
-      this.assertUsable(token.seq, token.issuedAt, now, state);
-      cursor ??= { ...scope, mode: 'changes', from: token.seq, to: state.seq, afterSeq: 0, afterId: 0, issuedAt: now };
-    } else {
-      cursor = { ...scope, mode: 'full', from: 0, to: (await this.sequence(versions)).seq, afterSeq: 0, afterId: 0, issuedAt: now };
-    }
+    const { cursor, read } = await this.start(scope, given, perPage, source, versions, now);
     this.metrics.syncs.inc({ kind: scope.kind, mode: cursor.mode });
-    const settled = cursor;
-    const last = (): SyncPage<T>['token'] => encodeToken({ ...scope, seq: settled.to, issuedAt: now });
+    const last = (): SyncPage<T>['token'] => encodeToken({ ...scope, seq: cursor.to, issuedAt: now });
     if (cursor.mode === 'full') {
       const { items, lastId, more } = await source.full(cursor.afterId, perPage);
       const page: SyncPage<T> = { items: items.map((entry) => entry.item) };
@@ -201,6 +176,46 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
       page.token = last();
     }
     return page;
+  }
+
+  /**
+   * Where a sync's page starts (its cursor, checked for expiry) and, when they were read with the data versions
+   * before it was settled, the page's changes.
+   */
+  private async start<T>(
+    scope: SyncScope,
+    given: { token?: string; cursor?: string },
+    perPage: number,
+    source: SyncSource<T>,
+    versions: VersionsHolder | undefined,
+    now: number,
+  ): Promise<{ cursor: SyncCursor; read?: SyncChanges<T> }> {
+    if (given.cursor !== undefined) {
+      const cursor = decodeCursor(given.cursor, scope);
+      // The page's range is fixed: its changes and the versions the check needs are read in one statement.
+      const read = cursor.mode === 'changes' && cursor.to > cursor.from ? await this.changesWithVersions(source, cursor, perPage, versions) : undefined;
+      this.assertUsable(cursor.mode === 'full' ? cursor.to : cursor.from, cursor.issuedAt, now, await this.sequence(versions));
+      return { cursor, read };
+    }
+    if (given.token !== undefined) {
+      const token = decodeToken(given.token, scope);
+      const guess = this.guess(token.seq, versions);
+      if (guess) {
+        // The changes up to the newest position known, read with the data versions: while those have not moved
+        // since that position was read, it is still the newest, and the changes read are the sync's.
+        const cursor: SyncCursor = { ...scope, mode: 'changes', from: token.seq, to: guess.seq, afterSeq: 0, afterId: 0, issuedAt: now };
+        const read = await this.changesWithVersions(source, cursor, perPage, versions);
+        if (read.versions?.global === guess.global) {
+          this.assertUsable(token.seq, token.issuedAt, now, guess);
+          return { cursor, read };
+        }
+      }
+      // Otherwise the versions that statement read (held for the request) tell `sequence` to read the position.
+      const state = await this.sequence(versions);
+      this.assertUsable(token.seq, token.issuedAt, now, state);
+      return { cursor: { ...scope, mode: 'changes', from: token.seq, to: state.seq, afterSeq: 0, afterId: 0, issuedAt: now } };
+    }
+    return { cursor: { ...scope, mode: 'full', from: 0, to: (await this.sequence(versions)).seq, afterSeq: 0, afterId: 0, issuedAt: now } };
   }
 
   /**
@@ -233,7 +248,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
       [...kinds, from, to, afterSeq, afterSeq, afterId, limit],
     );
     const changed = rows.map((row) => ({ seq: Number(row['seq']), id: Number(row['id']) }));
-    return withVersions && rows[0] ? { changed, versions: versionsFromRow(rows[0]) } : { changed };
+    return { changed, versions: withVersions && rows[0] ? versionsFromRow(rows[0]) : undefined };
   }
 
   /** 410 `sync-token-expired` for a token or cursor older than the retention, or whose changes were dropped. */
