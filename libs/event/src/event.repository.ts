@@ -7,7 +7,7 @@ import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
 import { DayCountQuery, dayCountQuery, type TalliedEvent } from './count/event-tally';
 import { can } from '@calendar/shared/auth';
-import { shownSecondBounds, sqlDateTime } from '@calendar/shared/time';
+import { parseUtcWallClock, shownSecondBounds, sqlDateTime } from '@calendar/shared/time';
 
 /** The most writes a kept total catches up over by counting what they added; beyond, it is counted again. */
 const MAX_CATCH_UP_WRITES = 200;
@@ -79,6 +79,18 @@ const LINK_COLUMNS = Object.entries(LINK_LISTS)
   .map(([name, expression]) => `${expression} AS ${name}`)
   .join(', ');
 
+/**
+ * The widest bounds on the start that every event of `filter` meets, from its own bounds and those they imply (an
+ * event that ends by B starts by B): the search rows of a window are read over them (`SearchSql.starts`).
+ */
+function startBounds(filter: EventListFilter): { from?: string; to?: string } {
+  const latest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date > found) ? date : found), undefined);
+  const earliest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date < found) ? date : found), undefined);
+  const from = latest([filter.startsAtOrAfter, filter.startsAfter, filter.startsAtOrAfterBound]);
+  const to = earliest([filter.startsBefore, filter.endsAtOrBefore]);
+  return { from: from && sqlDateTime(from), to: to && sqlDateTime(to) };
+}
+
 /** What deciding how to answer with an event needs: which it is, its revision, and who may see it whole. */
 export type EventHead = Pick<EventEntity, 'id' | 'revision' | 'status' | 'authorId' | 'passwordHash'>;
 
@@ -143,7 +155,16 @@ export class EventRepository {
     // Likewise an event that ends after A started no longer before A than the longest event lasts.
     if (filter.startsAtOrAfterBound) qb.andWhere('e.start_utc >= :startBound', { startBound: sqlDateTime(filter.startsAtOrAfterBound) });
     if (filter.search) {
-      const conditions = searchConditions(filter.search, { kind: 'event', id: 'e.id', translationTable: 'event_translations', ownerColumn: 'event_id', language: filter.language, probe: walk });
+      const conditions = searchConditions(filter.search, {
+        kind: 'event',
+        id: 'e.id',
+        translationTable: 'event_translations',
+        ownerColumn: 'event_id',
+        language: filter.language,
+        probe: walk,
+        starts: startBounds(filter),
+        forceStartIndex: this.dataSource.options.type === 'mysql',
+      });
       for (const condition of conditions) qb.andWhere(condition.sql, condition.params);
     }
     (filter.termSets ?? []).forEach((ids, index) => {
@@ -518,7 +539,7 @@ export class EventRepository {
     for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
       const chunk = ids.slice(offset, offset + SEARCH_BATCH);
       const marks = chunk.map(() => '?').join(', ');
-      const events: Record<string, unknown>[] = await manager.query(`SELECT id, original_lang FROM events WHERE id IN (${marks})`, [...chunk]);
+      const events: Record<string, unknown>[] = await manager.query(`SELECT id, original_lang, start_utc FROM events WHERE id IN (${marks})`, [...chunk]);
       const rows: Record<string, unknown>[] = await manager.query(`SELECT event_id, lang, name, description, excerpt FROM event_translations WHERE event_id IN (${marks})`, [...chunk]);
       const texts = new Map<number, { lang: string; name: string | null; description: string | null; excerpt: string | null }[]>();
       for (const row of rows) {
@@ -527,10 +548,17 @@ export class EventRepository {
         texts.set(id, [...(texts.get(id) ?? []), text]);
       }
       const originals = new Map(events.map((row) => [Number(row['id']), String(row['original_lang'])]));
-      await rebuildSearchRows(manager, 'event', chunk, (id) => {
-        const original = originals.get(id);
-        return original === undefined ? [] : recordSearchEntries(texts.get(id) ?? [], original);
-      });
+      const starts = new Map(events.map((row) => [Number(row['id']), sqlDateTime(parseUtcWallClock(row['start_utc']))]));
+      await rebuildSearchRows(
+        manager,
+        'event',
+        chunk,
+        (id) => {
+          const original = originals.get(id);
+          return original === undefined ? [] : recordSearchEntries(texts.get(id) ?? [], original);
+        },
+        (id) => starts.get(id) ?? null,
+      );
     }
   }
 

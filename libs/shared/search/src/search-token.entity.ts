@@ -3,6 +3,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /** A row of the full-text index (migration SearchTokens1767571200000): `record_id` of `kind` has `token` in `lang`. */
 @Entity('search_tokens')
 @Index('ix_search_tokens_record', ['kind', 'recordId'])
+@Index('ix_search_tokens_start', ['kind', 'token', 'startUtc'])
 export class SearchTokenEntity {
   @PrimaryColumn({ type: 'varchar', length: 16 })
   kind: string;
@@ -19,4 +20,8 @@ export class SearchTokenEntity {
   /** The row comes from the record's original language, which also serves languages it has no text in. */
   @Column({ type: 'boolean', default: false })
   original: boolean;
+
+  /** An event's start as `events.start_utc` holds it (migration SearchTokenStart1768694400000); null for other kinds. */
+  @Column({ name: 'start_utc', type: 'datetime', nullable: true })
+  startUtc: Date | null;
 }
