@@ -163,7 +163,7 @@ export class EventRepository {
         language: filter.language,
         probe: walk,
         starts: startBounds(filter),
-        forceStartIndex: this.dataSource.options.type === 'mysql',
+        engine: this.dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite',
       });
       for (const condition of conditions) qb.andWhere(condition.sql, condition.params);
     }

@@ -60,29 +60,30 @@ describe('search tokens', () => {
     ]);
   });
 
-  it('reads the rows of a window by their start when the list bounds the start, naming the index where asked', () => {
+  it('reads the rows of a window by their start when the list bounds the start, naming the index each engine reads', () => {
     const sql = { kind: 'event', id: 'e.id', translationTable: 'event_translations', ownerColumn: 'event_id', language: 'en' };
     const language = '(s.lang = :searchLang OR (s.original = :searchOriginal AND NOT EXISTS (SELECT 1 FROM event_translations x WHERE x.event_id = s.record_id AND x.lang = :searchLang)))';
     const params = { searchKind: 'event', searchLang: 'en', searchOriginal: true, token0: 'jazz', upper0: prefixUpperBound('jazz') };
     const [term] = searchTerms('jazz');
-    expect(searchConditions([term], { ...sql, starts: { from: '2030-03-01 00:00:00.000', to: '2030-03-31 23:59:59.000' }, forceStartIndex: true })).toEqual([
+    expect(searchConditions([term], { ...sql, starts: { from: '2030-03-01 00:00:00.000', to: '2030-03-31 23:59:59.000' }, engine: 'mysql' })).toEqual([
       {
         sql: `e.id IN (SELECT s.record_id FROM search_tokens s FORCE INDEX (ix_search_tokens_start) WHERE s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language} AND s.start_utc >= :searchFrom AND s.start_utc <= :searchTo)`,
         params: { ...params, searchFrom: '2030-03-01 00:00:00.000', searchTo: '2030-03-31 23:59:59.000' },
       },
     ]);
-    // Only an upper bound, on SQLite (no index named): the rows up to it.
-    expect(searchConditions([term], { ...sql, starts: { to: '2030-03-31 23:59:59.000' } })).toEqual([
+    // Only an upper bound, on SQLite: the rows up to it.
+    expect(searchConditions([term], { ...sql, starts: { to: '2030-03-31 23:59:59.000' }, engine: 'sqlite' })).toEqual([
       {
-        sql: `e.id IN (SELECT s.record_id FROM search_tokens s WHERE s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language} AND s.start_utc <= :searchTo)`,
+        sql: `e.id IN (SELECT s.record_id FROM search_tokens s INDEXED BY ix_search_tokens_start WHERE s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language} AND s.start_utc <= :searchTo)`,
         params: { ...params, searchFrom: undefined, searchTo: '2030-03-31 23:59:59.000' },
       },
     ]);
-    // A probe per event, and a list with no bound on the start, read no start.
-    expect(searchConditions([term], { ...sql, probe: true, starts: { from: '2030-03-01 00:00:00.000' }, forceStartIndex: true })[0].sql).toBe(
-      `(SELECT 1 FROM search_tokens s WHERE s.record_id = e.id AND s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language} LIMIT 1) = 1`,
+    // A probe per event reads the rows of the event (SQLite would guess the start index), whatever the bounds.
+    expect(searchConditions([term], { ...sql, probe: true, starts: { from: '2030-03-01 00:00:00.000' }, engine: 'sqlite' })[0].sql).toBe(
+      `(SELECT 1 FROM search_tokens s INDEXED BY ix_search_tokens_record WHERE s.record_id = e.id AND s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language} LIMIT 1) = 1`,
     );
-    expect(searchConditions([term], { ...sql, starts: {}, forceStartIndex: true })[0].sql).toBe(
+    // A list with no bound on the start reads no start, and names no index.
+    expect(searchConditions([term], { ...sql, starts: {}, engine: 'mysql' })[0].sql).toBe(
       `e.id IN (SELECT s.record_id FROM search_tokens s WHERE s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language})`,
     );
   });

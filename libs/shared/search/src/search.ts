@@ -147,8 +147,18 @@ export interface SearchSql {
    * cost follows the matching events of the window rather than every event of the window or every match.
    */
   starts?: { from?: string; to?: string };
-  /** Name the start index to the optimizer (MySQL, MariaDB): it would otherwise probe the index per event of the window. */
-  forceStartIndex?: boolean;
+  /**
+   * The engine, to name the index each form of an event search reads: the set of a window by start
+   * (`ix_search_tokens_start`), where MySQL and MariaDB would otherwise probe the words of each event of the window;
+   * the probe by record (`ix_search_tokens_record`), where SQLite, which keeps no statistics, would otherwise read
+   * every row of the word for each event.
+   */
+  engine?: 'mysql' | 'sqlite';
+}
+
+/** `search_tokens s` read through `index` on `engine` (none named without an engine). */
+function tokensThrough(index: string, engine: SearchSql['engine']): string {
+  return engine === 'mysql' ? `search_tokens s FORCE INDEX (${index})` : engine === 'sqlite' ? `search_tokens s INDEXED BY ${index}` : 'search_tokens s';
 }
 
 /**
@@ -165,12 +175,12 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
     const where = `s.kind = :searchKind AND ${token} AND ${language}`;
     if (sql.probe) {
       return {
-        sql: `(SELECT 1 FROM search_tokens s WHERE s.record_id = ${sql.id} AND ${where} LIMIT 1) = 1`,
+        sql: `(SELECT 1 FROM ${tokensThrough('ix_search_tokens_record', sql.engine)} WHERE s.record_id = ${sql.id} AND ${where} LIMIT 1) = 1`,
         params: { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, [`token${index}`]: term.token, [`upper${index}`]: upper },
       };
     }
     const starts = [sql.starts?.from === undefined ? null : 's.start_utc >= :searchFrom', sql.starts?.to === undefined ? null : 's.start_utc <= :searchTo'].filter((bound) => bound !== null);
-    const table = starts.length > 0 && sql.forceStartIndex ? 'search_tokens s FORCE INDEX (ix_search_tokens_start)' : 'search_tokens s';
+    const table = starts.length > 0 ? tokensThrough('ix_search_tokens_start', sql.engine) : 'search_tokens s';
     return {
       sql: `${sql.id} IN (SELECT s.record_id FROM ${table} WHERE ${[where, ...starts].join(' AND ')})`,
       params: { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, [`token${index}`]: term.token, [`upper${index}`]: upper, searchFrom: sql.starts?.from, searchTo: sql.starts?.to },
