@@ -76,6 +76,7 @@ describe('list totals after random writes (SPEC §10.1)', () => {
       { query: 'categories=music', keep: (event) => event.category === 'music' },
       { query: 'search=caf', keep: (event) => event.word === 'café' },
       { query: 'search=jazz&featured=false', keep: (event) => event.word === 'jazz' && !event.featured },
+      { query: 'categories=music&featured=true', keep: (event) => event.category === 'music' && event.featured },
     ];
     const windows: [string, string][] = [
       ['2030-03-01', '2030-03-31'],

@@ -4,7 +4,7 @@ import { GaleraNode, TransactionRunner } from '@calendar/shared/database';
 import { TermRepository } from '@calendar/taxonomy';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventRepository } from '../event.repository';
-import { CountDelta, CountDeltas, Tally, tallyOf } from './event-tally';
+import { CountDelta, CountDeltas, Tally, TALLY_SCHEME, tallyOf } from './event-tally';
 
 /** Events per statement when tallies are read and written. */
 const BATCH = 500;
@@ -75,9 +75,9 @@ export class DayCounts implements OnApplicationBootstrap {
   }
 
   /**
-   * Counts every event again when the days were counted in another time zone than the service's, or never (the
-   * first start after the tables were made): in one transaction, which a second instance starting at the same time
-   * waits for, and then finds done.
+   * Counts every event again when the days were counted in another time zone than the service's, under other keys
+   * (`TALLY_SCHEME`), or never (the first start after the tables were made): in one transaction, which a second
+   * instance starting at the same time waits for, and then finds done.
    */
   async countAllIfStale(): Promise<boolean> {
     const zone = this.config.timezone.name;
@@ -85,8 +85,8 @@ export class DayCounts implements OnApplicationBootstrap {
     // certification and run again, then find the counts done (`runApart` runs again after a deadlock).
     return this.transactions.runApart(async (manager) => {
       const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
-      const [state] = await manager.query(`SELECT zone FROM event_tally_state WHERE id = 1${lock}`);
-      if (state?.zone === zone) return false;
+      const [state] = await manager.query(`SELECT zone, scheme FROM event_tally_state WHERE id = 1${lock}`);
+      if (state?.zone === zone && Number(state?.scheme) === TALLY_SCHEME) return false;
       await manager.query('DELETE FROM event_day_counts');
       await manager.query('DELETE FROM event_tallies');
       for (let after = 0; ; ) {
@@ -96,7 +96,7 @@ export class DayCounts implements OnApplicationBootstrap {
         await this.retally(manager, ids);
         after = ids[ids.length - 1];
       }
-      await manager.query('UPDATE event_tally_state SET zone = ? WHERE id = 1', [zone]);
+      await manager.query('UPDATE event_tally_state SET zone = ?, scheme = ? WHERE id = 1', [zone, TALLY_SCHEME]);
       return true;
     });
   }

@@ -14,12 +14,20 @@ export const PUBLIC_AUDIENCE = 1;
 /** Editors and administrators: every event shown in lists but those in the trash. */
 export const EDITOR_AUDIENCE = 2;
 
-/** Every event is counted under this key; the others name one filter value. */
+/**
+ * Which keys an event counts under (`event_tally_state.scheme`): 1, each filter value alone; 2, every two of them
+ * too. Counted again at start when the stored scheme differs.
+ */
+export const TALLY_SCHEME = 2;
+
+/** Every event is counted under this key; the others name one filter value, or two. */
 export const ALL_KEY = '*';
 export const termKey = (id: number) => `k${id}`;
 export const venueKey = (id: number) => `v${id}`;
 export const organizerKey = (id: number) => `o${id}`;
 export const featuredKey = (featured: boolean) => (featured ? 'f1' : 'f0');
+/** Two filters asked together (SPEC §10.2: none, one or two filters): their keys in order, joined. */
+export const pairKey = (a: string, b: string) => (a < b ? `${a}&${b}` : `${b}&${a}`);
 
 const DAY_MS = 86_400_000;
 
@@ -62,14 +70,16 @@ export function tallyOf(event: TalliedEvent, zone: Zone, ancestors: (termId: num
   const day = localDay(event.startMs, zone);
   const terms = new Set<number>();
   for (const id of event.terms) for (const term of [id, ...ancestors(id)]) terms.add(term);
-  const keys = [
-    ALL_KEY,
+  const single = [
     featuredKey(event.featured),
     ...[...new Set(event.venues)].map(venueKey),
     ...[...new Set(event.organizers)].map(organizerKey),
     ...[...terms].sort((a, b) => a - b).map(termKey),
   ];
-  return { audiences, day, length: Math.max(0, localDay(event.endMs, zone) - day), keys };
+  // Every two of them, for the lists that ask two filters (a category and a venue, a tag and featured, ...).
+  const pairs: string[] = [];
+  for (let i = 0; i < single.length; i += 1) for (let j = i + 1; j < single.length; j += 1) pairs.push(pairKey(single[i], single[j]));
+  return { audiences, day, length: Math.max(0, localDay(event.endMs, zone) - day), keys: [ALL_KEY, ...single, ...pairs] };
 }
 
 /** A change of one row of `event_day_counts`: its key, day and length, and what its two counts move by. */
@@ -141,8 +151,8 @@ export interface DayCountable {
 /**
  * The totals per day that count a list (`audience`: `public` for anonymous readers, `editor` for callers who see
  * every status, null for others, whose own drafts count too), or null when they cannot: a window that is not whole
- * days, a search, a place, a status or parent asked, or more than one of the term, venue, organizer and featured
- * filters (each with one value). Those are counted from the events themselves.
+ * days, a search, a place, a status or parent asked, more than two of the term, venue, organizer and featured
+ * filters, or one of them with several values. Those are counted from the events themselves.
  */
 export function dayCountQuery(filter: DayCountable, audience: 'public' | 'editor' | null): DayCountQuery | null {
   if (!audience || !filter.days || filter.days.last < filter.days.first) return null;
@@ -157,6 +167,9 @@ export function dayCountQuery(filter: DayCountable, audience: 'public' | 'editor
     ...(filter.organizers ? [filter.organizers.length === 1 ? organizerKey(filter.organizers[0]) : null] : []),
     ...(filter.featured !== undefined ? [featuredKey(filter.featured)] : []),
   ];
-  if (keys.length > 1 || keys.includes(null)) return null;
-  return { key: keys[0] ?? ALL_KEY, column: audience === 'public' ? 'public_n' : 'editor_n', first: filter.days.first, last: filter.days.last };
+  if (keys.length > 2 || keys.includes(null)) return null;
+  const [first, second] = keys as string[];
+  // Two term filters naming the same term (`categories=5&tags=5` cannot, a term has one taxonomy) never pair: one key.
+  const key = first === undefined ? ALL_KEY : second === undefined || second === first ? first : pairKey(first, second);
+  return { key, column: audience === 'public' ? 'public_n' : 'editor_n', first: filter.days.first, last: filter.days.last };
 }

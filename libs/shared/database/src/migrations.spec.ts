@@ -11,7 +11,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
