@@ -169,7 +169,7 @@ export function dayCountQuery(filter: DayCountable, audience: 'public' | 'editor
   ];
   if (keys.length > 2 || keys.includes(null)) return null;
   const [first, second] = keys as string[];
-  // Two term filters naming the same term (`categories=5&tags=5` cannot, a term has one taxonomy) never pair: one key.
+  // The same key twice (two term filters naming one term; the API refuses it, a term has one taxonomy) is that key.
   const key = first === undefined ? ALL_KEY : second === undefined || second === first ? first : pairKey(first, second);
   return { key, column: audience === 'public' ? 'public_n' : 'editor_n', first: filter.days.first, last: filter.days.last };
 }
