@@ -15,7 +15,7 @@ export async function rebuildSearchRows(
   kind: string,
   ids: readonly number[],
   entriesOf: (id: number) => SearchEntry[],
-  startOf: (id: number) => unknown = () => null,
+  startOf: (id: number) => string | null = () => null,
 ): Promise<void> {
   for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
     const chunk = ids.slice(offset, offset + SEARCH_BATCH);

@@ -173,17 +173,13 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
     const upper = term.prefix ? prefixUpperBound(term.token) : null;
     const token = !term.prefix ? `s.token = :token${index}` : upper === null ? `s.token >= :token${index}` : `s.token >= :token${index} AND s.token < :upper${index}`;
     const where = `s.kind = :searchKind AND ${token} AND ${language}`;
-    if (sql.probe) {
-      return {
-        sql: `(SELECT 1 FROM ${tokensThrough('ix_search_tokens_record', sql.engine)} WHERE s.record_id = ${sql.id} AND ${where} LIMIT 1) = 1`,
-        params: { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, [`token${index}`]: term.token, [`upper${index}`]: upper },
-      };
-    }
+    const params = { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, [`token${index}`]: term.token, [`upper${index}`]: upper };
+    if (sql.probe) return { sql: `(SELECT 1 FROM ${tokensThrough('ix_search_tokens_record', sql.engine)} WHERE s.record_id = ${sql.id} AND ${where} LIMIT 1) = 1`, params };
     const starts = [sql.starts?.from === undefined ? null : 's.start_utc >= :searchFrom', sql.starts?.to === undefined ? null : 's.start_utc <= :searchTo'].filter((bound) => bound !== null);
     const table = starts.length > 0 ? tokensThrough('ix_search_tokens_start', sql.engine) : 'search_tokens s';
     return {
       sql: `${sql.id} IN (SELECT s.record_id FROM ${table} WHERE ${[where, ...starts].join(' AND ')})`,
-      params: { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, [`token${index}`]: term.token, [`upper${index}`]: upper, searchFrom: sql.starts?.from, searchTo: sql.starts?.to },
+      params: { ...params, searchFrom: sql.starts?.from, searchTo: sql.starts?.to },
     };
   });
 }
