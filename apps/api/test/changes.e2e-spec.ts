@@ -1,3 +1,4 @@
+import { EventRepository } from '@calendar/event';
 import { ChangeLog, Clock, queryCounter } from '@calendar/shared/database';
 import { ENGINE, ORIGIN, startTestApp, TestApp } from './support/test-app';
 
@@ -226,9 +227,10 @@ describe('changes (SPEC §16)', () => {
       };
       const fromToken = `sync_token=${encodeURIComponent(syncToken)}`;
       // The first sync since the writes: the versions, the newest position, the transaction that gives the writes'
-      // rows theirs (MySQL sets its isolation level first), the changes, then the two events' records (nothing of
-      // them is rendered yet). Both writes got the same position: by id.
-      const sequencing = ENGINE === 'mysql' ? 6 : 5;
+      // rows theirs and notes whether one is a venue's, organizer's or term's (MySQL sets its isolation level
+      // first), the changes, then the two events' records (nothing of them is rendered yet). Both writes got the
+      // same position: by id.
+      const sequencing = ENGINE === 'mysql' ? 7 : 6;
       expect(await once(fromToken)).toEqual({ status: 200, events: [[a, 'A2'], [b, 'B']], next: undefined, statements: 1 + 1 + sequencing + 1 + 1 });
       // Since, the newest position is known: the changes up to it and the data versions in one statement. The
       // versions have not moved, so the position is still the newest and the answer stands.
@@ -245,6 +247,43 @@ describe('changes (SPEC §16)', () => {
       expect(first).toEqual({ status: 200, events: [[a, 'A2'], [b, 'B']], next: expect.stringContaining('cursor='), statements: 1 });
       const next = new URL(first.next as string);
       expect(await once(next.search.slice(1))).toEqual({ status: 200, events: [[c, 'C']], next: undefined, statements: 1 });
+    });
+
+    it('looks for the events that embed a changed venue, organizer or term only in ranges that hold such a change', async () => {
+      const hall = (await post('venues', { venue: 'Hall' })).id;
+      const a = (await event({ title: 'A', venue: hall })).id;
+      const b = (await event({ title: 'B' })).id;
+      const first = await sync('');
+      const update = (path: string, body: Record<string, unknown>) => t.request('POST', `${API}/${path}`, { token: editor.token, json: body });
+      const statements = jest.spyOn(t.get(EventRepository), 'syncChanged');
+      /** A whole sync from a token: what it shows, and whether each statement of changes it ran looked for those of embedded records. */
+      const since = async (token: string, perPage = 10) => {
+        statements.mockClear();
+        const { items, syncToken } = await sync(`per_page=${perPage}&sync_token=${encodeURIComponent(token)}`);
+        const shown = items.map((item) => [item.id, item.title, Array.isArray(item['venue']) ? null : (item['venue'] as { venue: string }).venue]);
+        return { shown, linked: statements.mock.calls.map(([, range]) => range.linked), syncToken };
+      };
+      try {
+        // An event written since the token: the range holds events' changes only.
+        expect((await update(`events/${b}`, { title: 'B2' })).status).toBe(200);
+        expect(await since(first.syncToken)).toEqual({ shown: [[b, 'B2', null]], linked: [false], syncToken: expect.any(String) });
+        // Asked again, read up to the newest position known, with the data versions: the same.
+        expect(await since(first.syncToken)).toEqual({ shown: [[b, 'B2', null]], linked: [false], syncToken: expect.any(String) });
+
+        // The venue renamed. The statement read up to the position known before (no such change there) is dropped:
+        // the data versions moved. The position read again holds the venue's change, and the event that embeds it.
+        expect((await update(`venues/${hall}`, { venue: 'Great Hall' })).status).toBe(200);
+        const renamed = await since(first.syncToken);
+        expect(renamed).toEqual({ shown: [[b, 'B2', null], [a, 'A', 'Great Hall']], linked: [false, true], syncToken: expect.any(String) });
+        // The same in pages of one: each page's range (in its cursor) holds the venue's change.
+        expect(await since(first.syncToken, 1)).toEqual({ ...renamed, linked: [true, true], syncToken: expect.any(String) });
+
+        // From the token given after the venue's change, an event's change alone again.
+        expect((await update(`events/${a}`, { title: 'A2' })).status).toBe(200);
+        expect(await since(renamed.syncToken)).toEqual({ shown: [[a, 'A2', 'Great Hall']], linked: [false], syncToken: expect.any(String) });
+      } finally {
+        statements.mockRestore();
+      }
     });
 
     it('binds the token to its filter, language and caller, and expires it after the retention', async () => {

@@ -17,12 +17,21 @@ const KNOWN_FOR_MS = 60_000;
 /** Rows deleted per statement when pruning, so that no statement holds many locks for long. */
 const PRUNE_BATCH = 5_000;
 
-/** The newest position and pruning mark, as read under the data version `global` at the time `at`. */
-interface Known {
+/**
+ * The newest position, the pruning mark and the newest position given to a change of anything but an event
+ * (`linked`), as read under the data version `global` at the time `at`.
+ */
+interface Known extends SequenceState {
   global: number;
   at: number;
+}
+
+/** The change log's positions as one read saw them. */
+interface SequenceState {
   seq: number;
   pruned: number;
+  /** The newest position given to a change of a venue, organizer, category or tag (records events embed). */
+  linked: number;
 }
 
 /** A record a sync shows: its id and its current object (rendered, or ready to render). */
@@ -40,7 +49,9 @@ export interface Tombstone {
 /**
  * Which changes a page of an incremental sync reads: those between the positions `from` (excluded) and `to`
  * (included), as (position, id) pairs in that order after (`afterSeq`, `afterId`), at most `limit`; with
- * `withVersions`, the data versions read by the same statement (`versionsColumns`).
+ * `withVersions`, the data versions read by the same statement (`versionsColumns`). `linked` is false when the
+ * range is known to hold no change of a venue, organizer, category or tag: a source whose records embed those
+ * need not look for them.
  */
 export interface ChangeRange {
   from: number;
@@ -49,6 +60,7 @@ export interface ChangeRange {
   afterId: number;
   limit: number;
   withVersions: boolean;
+  linked: boolean;
 }
 
 /** How a sync reads one kind of record, for one caller and filter. */
@@ -125,20 +137,24 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
    * transaction that wrote its change rows, so while it has not moved no row waits for a position and the newest
    * position is the one kept (read again at least every minute, for the pruning mark of other instances).
    */
-  async sequence(versions?: VersionsHolder): Promise<{ seq: number; pruned: number }> {
+  async sequence(versions?: VersionsHolder): Promise<SequenceState> {
     const global = versions ? (await dataVersionsFor(versions, this.versions)).global : null;
     const known = this.known;
     if (global !== null && known && known.global === global && Date.now() - known.at < KNOWN_FOR_MS) return known;
     const at = Date.now();
-    const [row] = await this.dataSource.query('SELECT seq, pruned, (SELECT id FROM changes WHERE seq IS NULL LIMIT 1) AS pending FROM change_sequence WHERE id = 1');
-    const state = { seq: Number(row.seq), pruned: Number(row.pruned) };
+    const [row] = await this.dataSource.query('SELECT seq, pruned, linked_seq, (SELECT id FROM changes WHERE seq IS NULL LIMIT 1) AS pending FROM change_sequence WHERE id = 1');
+    const state: SequenceState = { seq: Number(row.seq), pruned: Number(row.pruned), linked: Number(row.linked_seq) };
     if (row.pending !== null && row.pending !== undefined) {
-      state.seq = await this.transactions.runApart(async (manager) => {
+      const given = await this.transactions.runApart(async (manager) => {
         await manager.query('UPDATE change_sequence SET seq = seq + 1 WHERE id = 1');
-        const [{ seq }] = await manager.query('SELECT seq FROM change_sequence WHERE id = 1');
-        await manager.query('UPDATE changes SET seq = ?, sequenced_at = ? WHERE seq IS NULL', [Number(seq), this.clock.now().getTime()]);
-        return Number(seq);
+        await manager.query('UPDATE changes SET seq = (SELECT seq FROM change_sequence WHERE id = 1), sequenced_at = ? WHERE seq IS NULL', [this.clock.now().getTime()]);
+        // After the rows have their position (a row committed meanwhile has it too): whether one is not an event's.
+        await manager.query("UPDATE change_sequence SET linked_seq = seq WHERE id = 1 AND EXISTS (SELECT 1 FROM changes WHERE changes.seq = change_sequence.seq AND changes.kind <> 'event')");
+        const [after] = await manager.query('SELECT seq, linked_seq FROM change_sequence WHERE id = 1');
+        return { seq: Number(after.seq), linked: Number(after.linked_seq) };
       });
+      state.seq = given.seq;
+      state.linked = given.linked;
     }
     if (global !== null) this.known = { global, at, ...state };
     return state;
@@ -153,7 +169,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
    */
   async sync<T>(scope: SyncScope, given: { token?: string; cursor?: string }, perPage: number, source: SyncSource<T>, versions?: VersionsHolder): Promise<SyncPage<T>> {
     const now = this.clock.now().getTime();
-    const { cursor, read } = await this.start(scope, given, perPage, source, versions, now);
+    const { cursor, read, state } = await this.start(scope, given, perPage, source, versions, now);
     this.metrics.syncs.inc({ kind: scope.kind, mode: cursor.mode });
     const last = (): SyncPage<T>['token'] => encodeToken({ ...scope, seq: cursor.to, issuedAt: now });
     if (cursor.mode === 'full') {
@@ -164,7 +180,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
       return page;
     }
     if (cursor.to <= cursor.from) return { items: [], token: last() };
-    const { changed, current: currentOf } = read ?? (await source.changes(rangeOf(cursor, perPage, false)));
+    const { changed, current: currentOf } = read ?? (await source.changes(rangeOf(cursor, perPage, false, state)));
     const shown = changed.slice(0, perPage);
     const ids = [...new Set(shown.map((change) => change.id))];
     const current = new Map((await currentOf(ids)).map((entry) => [entry.id, entry.item]));
@@ -180,7 +196,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Where a sync's page starts (its cursor, checked for expiry) and, when they were read with the data versions
-   * before it was settled, the page's changes.
+   * before it was settled, the page's changes; and the newest state of the change log read on the way, when one was.
    */
   private async start<T>(
     scope: SyncScope,
@@ -189,11 +205,12 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
     source: SyncSource<T>,
     versions: VersionsHolder | undefined,
     now: number,
-  ): Promise<{ cursor: SyncCursor; read?: SyncChanges<T> }> {
+  ): Promise<{ cursor: SyncCursor; read?: SyncChanges<T>; state?: SequenceState }> {
     if (given.cursor !== undefined) {
       const cursor = decodeCursor(given.cursor, scope);
-      // The page's range is fixed: its changes and the versions the check needs are read in one statement.
-      const read = cursor.mode === 'changes' && cursor.to > cursor.from ? await this.changesWithVersions(source, cursor, perPage, versions) : undefined;
+      // The page's range is fixed: its changes and the versions the check needs are read in one statement. What
+      // is known of the log at or past its end, however old, still tells which kinds of change it holds.
+      const read = cursor.mode === 'changes' && cursor.to > cursor.from ? await this.changesWithVersions(source, cursor, perPage, versions, this.known ?? undefined) : undefined;
       this.assertUsable(cursor.mode === 'full' ? cursor.to : cursor.from, cursor.issuedAt, now, await this.sequence(versions));
       return { cursor, read };
     }
@@ -204,7 +221,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
         // The changes up to the newest position known, read with the data versions: while those have not moved
         // since that position was read, it is still the newest, and the changes read are the sync's.
         const cursor: SyncCursor = { ...scope, mode: 'changes', from: token.seq, to: guess.seq, afterSeq: 0, afterId: 0, issuedAt: now };
-        const read = await this.changesWithVersions(source, cursor, perPage, versions);
+        const read = await this.changesWithVersions(source, cursor, perPage, versions, guess);
         if (read.versions?.global === guess.global) {
           this.assertUsable(token.seq, token.issuedAt, now, guess);
           return { cursor, read };
@@ -213,7 +230,7 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
       // Otherwise the versions that statement read (held for the request) tell `sequence` to read the position.
       const state = await this.sequence(versions);
       this.assertUsable(token.seq, token.issuedAt, now, state);
-      return { cursor: { ...scope, mode: 'changes', from: token.seq, to: state.seq, afterSeq: 0, afterId: 0, issuedAt: now } };
+      return { cursor: { ...scope, mode: 'changes', from: token.seq, to: state.seq, afterSeq: 0, afterId: 0, issuedAt: now }, state };
     }
     return { cursor: { ...scope, mode: 'full', from: 0, to: (await this.sequence(versions)).seq, afterSeq: 0, afterId: 0, issuedAt: now } };
   }
@@ -230,9 +247,9 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   }
 
   /** A page of changes read with the data versions, which the request then holds (see `holdDataVersions`). */
-  private async changesWithVersions<T>(source: SyncSource<T>, cursor: SyncCursor, perPage: number, versions: VersionsHolder | undefined): Promise<SyncChanges<T>> {
+  private async changesWithVersions<T>(source: SyncSource<T>, cursor: SyncCursor, perPage: number, versions: VersionsHolder | undefined, state: SequenceState | undefined): Promise<SyncChanges<T>> {
     const wanted = versions !== undefined && versions.dataVersions === undefined;
-    const read = await source.changes(rangeOf(cursor, perPage, wanted));
+    const read = await source.changes(rangeOf(cursor, perPage, wanted, state));
     if (versions && read.versions) holdDataVersions(versions, read.versions);
     return read;
   }
@@ -282,7 +299,12 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-/** The range of changes a cursor's page reads: one more than a page, to tell whether another follows. */
-function rangeOf(cursor: SyncCursor, perPage: number, withVersions: boolean): ChangeRange {
-  return { from: cursor.from, to: cursor.to, afterSeq: cursor.afterSeq, afterId: cursor.afterId, limit: perPage + 1, withVersions };
+/**
+ * The range of changes a cursor's page reads: one more than a page, to tell whether another follows. It holds no
+ * change of a venue, organizer or term when a state of the log read at or past its end says the newest of those is
+ * at or before its start: positions only grow, so no such change can come into it later.
+ */
+function rangeOf(cursor: SyncCursor, perPage: number, withVersions: boolean, state: SequenceState | undefined): ChangeRange {
+  const linked = state === undefined || state.seq < cursor.to || state.linked > cursor.from;
+  return { from: cursor.from, to: cursor.to, afterSeq: cursor.afterSeq, afterId: cursor.afterId, limit: perPage + 1, withVersions, linked };
 }
