@@ -16,6 +16,13 @@ const PRUNE_MARGIN_MS = 3_600_000;
 const KNOWN_FOR_MS = 60_000;
 /** Rows deleted per statement when pruning, so that no statement holds many locks for long. */
 const PRUNE_BATCH = 5_000;
+/** The kinds of record whose changes reach the events that embed them. */
+const EMBEDDED_KINDS = ['venue', 'organizer', 'category', 'tag'];
+/**
+ * The newest position given to a change of a record events embed: one look-up of the `(kind, seq)` index per kind,
+ * read from the rows themselves (as whatever sequencer gave them their positions left them).
+ */
+const LINKED_SEQ = `(SELECT MAX(m) FROM (${EMBEDDED_KINDS.map((kind) => `SELECT MAX(seq) AS m FROM changes WHERE kind = '${kind}'`).join(' UNION ALL ')}) linked)`;
 
 /**
  * The newest position, the pruning mark and the newest position given to a change of anything but an event
@@ -142,16 +149,15 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
     const known = this.known;
     if (global !== null && known && known.global === global && Date.now() - known.at < KNOWN_FOR_MS) return known;
     const at = Date.now();
-    const [row] = await this.dataSource.query('SELECT seq, pruned, linked_seq, (SELECT id FROM changes WHERE seq IS NULL LIMIT 1) AS pending FROM change_sequence WHERE id = 1');
-    const state: SequenceState = { seq: Number(row.seq), pruned: Number(row.pruned), linked: Number(row.linked_seq) };
+    const [row] = await this.dataSource.query(`SELECT seq, pruned, ${LINKED_SEQ} AS linked_seq, (SELECT id FROM changes WHERE seq IS NULL LIMIT 1) AS pending FROM change_sequence WHERE id = 1`);
+    const state: SequenceState = { seq: Number(row.seq), pruned: Number(row.pruned), linked: Number(row.linked_seq ?? 0) };
     if (row.pending !== null && row.pending !== undefined) {
       const given = await this.transactions.runApart(async (manager) => {
         await manager.query('UPDATE change_sequence SET seq = seq + 1 WHERE id = 1');
         await manager.query('UPDATE changes SET seq = (SELECT seq FROM change_sequence WHERE id = 1), sequenced_at = ? WHERE seq IS NULL', [this.clock.now().getTime()]);
-        // After the rows have their position (a row committed meanwhile has it too): whether one is not an event's.
-        await manager.query("UPDATE change_sequence SET linked_seq = seq WHERE id = 1 AND EXISTS (SELECT 1 FROM changes WHERE changes.seq = change_sequence.seq AND changes.kind <> 'event')");
-        const [after] = await manager.query('SELECT seq, linked_seq FROM change_sequence WHERE id = 1');
-        return { seq: Number(after.seq), linked: Number(after.linked_seq) };
+        // After the rows have their position, and before any other sequencer can give one (this one holds the row).
+        const [after] = await manager.query(`SELECT seq, ${LINKED_SEQ} AS linked_seq FROM change_sequence WHERE id = 1`);
+        return { seq: Number(after.seq), linked: Number(after.linked_seq ?? 0) };
       });
       state.seq = given.seq;
       state.linked = given.linked;

@@ -3,7 +3,6 @@ import { buildDataSourceOptions } from './data-source-options';
 import { MIGRATIONS } from './migrations';
 import { SearchTokens1767571200000 } from './migrations/1767571200000-search-tokens';
 import { VersionSlots1768262400000 } from './migrations/1768262400000-version-slots';
-import { ChangeSequenceLinked1768867200000 } from './migrations/1768867200000-change-sequence-linked';
 import { VERSION_SLOTS } from './data-version';
 
 describe('migrations', () => {
@@ -12,7 +11,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'ChangeSequenceLinked1768867200000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
@@ -139,29 +138,6 @@ describe('the version slots migration', () => {
       } finally {
         await runner.release();
       }
-    } finally {
-      await dataSource.destroy();
-    }
-  });
-});
-
-describe('the migration that notes the newest change of a record events embed', () => {
-  it('fills it from the change log already there: the newest position of a change of anything but an event', async () => {
-    const options = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
-    const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(ChangeSequenceLinked1768867200000)) });
-    await dataSource.initialize();
-    try {
-      await dataSource.runMigrations({ transaction: 'each' });
-      const linked = async () => (await dataSource.query('SELECT linked_seq FROM change_sequence WHERE id = 1'))[0].linked_seq;
-      const row = `INSERT INTO changes (kind, record_id, seq, sequenced_at) VALUES (?, ?, ?, 0)`;
-      await new ChangeSequenceLinked1768867200000().up(dataSource.createQueryRunner());
-      expect(await linked()).toBe(0);
-      await new ChangeSequenceLinked1768867200000().down(dataSource.createQueryRunner());
-      for (const [kind, seq] of [['event', 3], ['venue', 4], ['tag', 6], ['event', 9]] as const) await dataSource.query(row, [kind, 1, seq]);
-      // A row not sequenced yet gets its position, and the mark with it, from the sequencer.
-      await dataSource.query(`INSERT INTO changes (kind, record_id) VALUES ('organizer', 1)`);
-      await new ChangeSequenceLinked1768867200000().up(dataSource.createQueryRunner());
-      expect(await linked()).toBe(6);
     } finally {
       await dataSource.destroy();
     }
