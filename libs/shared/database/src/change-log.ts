@@ -24,10 +24,7 @@ const EMBEDDED_KINDS = ['venue', 'organizer', 'category', 'tag'];
  */
 const LINKED_SEQ = `(SELECT MAX(m) FROM (${EMBEDDED_KINDS.map((kind) => `SELECT MAX(seq) AS m FROM changes WHERE kind = '${kind}'`).join(' UNION ALL ')}) linked)`;
 
-/**
- * The newest position, the pruning mark and the newest position given to a change of anything but an event
- * (`linked`), as read under the data version `global` at the time `at`.
- */
+/** The change log's positions (`SequenceState`) as read under the data version `global` at the time `at`. */
 interface Known extends SequenceState {
   global: number;
   at: number;
@@ -152,15 +149,14 @@ export class ChangeLog implements OnModuleInit, OnModuleDestroy {
     const [row] = await this.dataSource.query(`SELECT seq, pruned, ${LINKED_SEQ} AS linked_seq, (SELECT id FROM changes WHERE seq IS NULL LIMIT 1) AS pending FROM change_sequence WHERE id = 1`);
     const state: SequenceState = { seq: Number(row.seq), pruned: Number(row.pruned), linked: Number(row.linked_seq ?? 0) };
     if (row.pending !== null && row.pending !== undefined) {
-      const given = await this.transactions.runApart(async (manager) => {
+      const given: Pick<SequenceState, 'seq' | 'linked'> = await this.transactions.runApart(async (manager) => {
         await manager.query('UPDATE change_sequence SET seq = seq + 1 WHERE id = 1');
         await manager.query('UPDATE changes SET seq = (SELECT seq FROM change_sequence WHERE id = 1), sequenced_at = ? WHERE seq IS NULL', [this.clock.now().getTime()]);
         // After the rows have their position, and before any other sequencer can give one (this one holds the row).
         const [after] = await manager.query(`SELECT seq, ${LINKED_SEQ} AS linked_seq FROM change_sequence WHERE id = 1`);
         return { seq: Number(after.seq), linked: Number(after.linked_seq ?? 0) };
       });
-      state.seq = given.seq;
-      state.linked = given.linked;
+      Object.assign(state, given);
     }
     if (global !== null) this.known = { global, at, ...state };
     return state;
