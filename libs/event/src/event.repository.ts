@@ -64,14 +64,14 @@ function linkedTo(kind: LinkedKind, alias: string, condition: SqlCondition): Sql
 }
 
 /**
- * The ids an event links to, read with the event itself (one round trip less per answer): each a scalar subquery
- * on the link table's primary key, in the order given. `GROUP_CONCAT(... ORDER BY ...)` reads the same on MySQL,
- * MariaDB and SQLite (3.44+).
+ * The ids an event links to, read with the event itself: the lists kept on its row (`venue_ids`, `organizer_ids`,
+ * `term_ids`: ids in the order given, comma-separated, NULL for none), which the write path writes from the link
+ * rows with every write's effects (`refreshLinkLists`).
  */
 const LINK_LISTS = {
-  venues: '(SELECT GROUP_CONCAT(lv.venue_id ORDER BY lv.position) FROM event_venues lv WHERE lv.event_id = r.id)',
-  organizers: '(SELECT GROUP_CONCAT(lo.organizer_id ORDER BY lo.position) FROM event_organizers lo WHERE lo.event_id = r.id)',
-  terms: '(SELECT GROUP_CONCAT(lt.term_id ORDER BY lt.position) FROM event_terms lt WHERE lt.event_id = r.id)',
+  venues: 'r.venue_ids',
+  organizers: 'r.organizer_ids',
+  terms: 'r.term_ids',
 };
 
 /** The link lists as select columns, each under its name. */
@@ -96,7 +96,6 @@ export type EventHead = Pick<EventEntity, 'id' | 'revision' | 'status' | 'author
 
 function linksOf(extras: Map<number, Record<string, unknown>>): EventLinks {
   const links: EventLinks = { venues: new Map(), organizers: new Map(), terms: new Map() };
-  // MySQL may give GROUP_CONCAT of integers as a binary string: String() reads both forms.
   const ids = (value: unknown) => (value === null || value === undefined || String(value) === '' ? [] : String(value).split(',').map(Number));
   for (const [eventId, values] of extras) {
     for (const kind of ['venues', 'organizers', 'terms'] as const) {
@@ -496,6 +495,26 @@ export class EventRepository {
       else map.set(eventId, [Number(row.target)]);
     }
     return links;
+  }
+
+  /**
+   * Writes the link lists kept on the rows of events `ids` (those that exist) from their link rows: applied with
+   * every write's effects, for the events it changed or touched, after its statements.
+   */
+  async refreshLinkLists(manager: EntityManager, ids: number[]): Promise<void> {
+    // 500 events a statement: four values each, within SQLite's 32,766.
+    for (let at = 0; at < ids.length; at += 500) {
+      const batch = ids.slice(at, at + 500);
+      const links = await this.links(batch, manager);
+      const list = `CASE id ${batch.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+      const values = (map: Map<number, number[]>) => batch.flatMap((id) => [id, map.get(id)?.join(',') ?? null]);
+      await manager.query(`UPDATE events SET venue_ids = ${list}, organizer_ids = ${list}, term_ids = ${list} WHERE id IN (${batch.map(() => '?').join(', ')})`, [
+        ...values(links.venues),
+        ...values(links.organizers),
+        ...values(links.terms),
+        ...batch,
+      ]);
+    }
   }
 
   /** Replaces the links of one event, keeping the order given. */

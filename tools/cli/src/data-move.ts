@@ -15,7 +15,7 @@ import { DataSource, EntityManager } from 'typeorm';
  * 8601 UTC; numbers and booleans are numbers; nothing else is transformed.
  *
  * What is derived from these rows is not in the file and is made again by the import's write (search rows, term
- * counts, the longest event span, the totals per day, the change log); what belongs to the running of one
+ * counts, the longest event span, the totals per day, the link lists kept on events' rows, the change log); what belongs to the running of one
  * database is not moved at all: idempotency keys (24 hours), sync positions (clients run a full sync against the
  * new database), webhook messages and their attempts.
  */
@@ -29,6 +29,8 @@ interface MovedTable {
   order: string[];
   /** API token digests and webhook secrets: moved only when asked (`--with-secrets`). */
   secret?: boolean;
+  /** Columns derived from other rows: not in the file; the import's write makes them again. */
+  derived?: string[];
 }
 
 /** Every table moved, in an order where each row's links come before it. */
@@ -42,7 +44,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: 'venue_translations', order: ['id'] },
   { name: 'organizers', order: ['id'] },
   { name: 'organizer_translations', order: ['id'] },
-  { name: 'events', order: ['id'] },
+  { name: 'events', order: ['id'], derived: ['venue_ids', 'organizer_ids', 'term_ids'] },
   { name: 'event_translations', order: ['id'] },
   { name: 'event_venues', order: ['event_id', 'venue_id'] },
   { name: 'event_organizers', order: ['event_id', 'organizer_id'] },
@@ -74,6 +76,11 @@ async function columnsOf(query: (sql: string, parameters?: unknown[]) => Promise
       ? (await query('SELECT COLUMN_NAME AS name, DATA_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION', [table])).map((row) => ({ name: String(row['name']), type: String(row['type']) }))
       : (await query(`PRAGMA table_info(${table})`)).map((row) => ({ name: String(row['name']), type: String(row['type']) }));
   return new Map(rows.map(({ name, type }) => [name, /date|time/i.test(type) ? 'datetime' : /int|bool|double|float|real|decimal|numeric/i.test(type) ? 'number' : 'text']));
+}
+
+/** The columns of a table that the file holds: all but those derived from other rows. */
+function movedColumns(table: MovedTable, columns: Map<string, ColumnType>): Map<string, ColumnType> {
+  return new Map([...columns].filter(([name]) => !table.derived?.includes(name)));
 }
 
 function engineOf(dataSource: DataSource): 'mysql' | 'sqlite' {
@@ -149,7 +156,7 @@ async function writeTables(query: Query, engine: 'mysql' | 'sqlite', out: NodeJS
   const tables = MOVED_TABLES.filter((table) => options.withSecrets || !table.secret);
   await writeLine(out, { format: EXPORT_FORMAT, version: EXPORT_VERSION, schema: schemaVersion(), engine, exported_at: new Date().toISOString(), secrets: options.withSecrets, tables: tables.map((table) => table.name) });
   for (const table of tables) {
-    const columns = await columnsOf(query, engine, table.name);
+    const columns = movedColumns(table, await columnsOf(query, engine, table.name));
     counts[table.name] = 0;
     // Pages in key order: each page starts after the last key of the one before.
     let after: unknown[] | null = null;
@@ -158,7 +165,7 @@ async function writeTables(query: Query, engine: 'mysql' | 'sqlite', out: NodeJS
       const rows: Record<string, unknown>[] = await query(`SELECT * FROM ${table.name} ${where} ORDER BY ${table.order.join(', ')} LIMIT ${PAGE}`, after ?? []);
       for (const row of rows) {
         const values: Record<string, unknown> = {};
-        for (const [column, value] of Object.entries(row)) values[column] = exportValue(columns.get(column), value);
+        for (const [column, value] of Object.entries(row)) if (columns.has(column)) values[column] = exportValue(columns.get(column), value);
         await writeLine(out, { table: table.name, row: values });
       }
       counts[table.name] += rows.length;
@@ -244,7 +251,7 @@ export async function importCalendar(dataSource: DataSource, transactions: Trans
   const engine = engineOf(dataSource);
   checkHeader(await firstLine(file));
   const known = new Map<string, Map<string, ColumnType>>();
-  for (const table of MOVED_TABLES) known.set(table.name, await columnsOf((sql, parameters) => dataSource.query(sql, parameters), engine, table.name));
+  for (const table of MOVED_TABLES) known.set(table.name, movedColumns(table, await columnsOf((sql, parameters) => dataSource.query(sql, parameters), engine, table.name)));
 
   // The file is read again from its start by each run of the write (a write met by a concurrent one runs again).
   return transactions.run(async (manager) => {

@@ -56,12 +56,20 @@ export class EventWriter implements OnModuleInit {
   }
 
   /**
-   * What event writes change besides their own rows is applied with every write's effects: search rows, the longest
-   * event span, term counts. Venues and organizers learn about events through their ports.
+   * What event writes change besides their own rows is applied with every write's effects: the link lists kept on
+   * events' rows, search rows, the longest event span, term counts. Venues and organizers learn about events
+   * through their ports.
    */
   onModuleInit(): void {
-    this.records.registerEffects();
     const coordinator = this.deps.transactions.coordinator;
+    // First: the appliers after it may read events with their links. The events a write created or updated (their
+    // links given, or occurrences written again) and those it touched (a deleted term's links gone with it).
+    coordinator.register('event link lists', async (manager, effects) => {
+      const written = effects.changes.filter((change) => change.kind === 'event' && change.action !== 'deleted').map((change) => change.id);
+      const ids = [...new Set([...written, ...(effects.touched.get('event') ?? [])])];
+      await this.events.refreshLinkLists(manager, ids);
+    });
+    this.records.registerEffects();
     coordinator.register('longest event span', async (manager, effects) => {
       if (effects.longestSpan > 0) await this.events.widenSpan(manager, effects.longestSpan);
     });

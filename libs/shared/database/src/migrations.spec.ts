@@ -3,6 +3,7 @@ import { buildDataSourceOptions } from './data-source-options';
 import { MIGRATIONS } from './migrations';
 import { SearchTokens1767571200000 } from './migrations/1767571200000-search-tokens';
 import { VersionSlots1768262400000 } from './migrations/1768262400000-version-slots';
+import { EventLinkLists1768953600000 } from './migrations/1768953600000-event-link-lists';
 import { VERSION_SLOTS } from './data-version';
 
 describe('migrations', () => {
@@ -11,7 +12,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
@@ -93,6 +94,39 @@ describe('the search index migration', () => {
         { record_id: 2, lang: 'en', original: 1, token: '典音' },
         { record_id: 2, lang: 'en', original: 1, token: '古典' },
         { record_id: 2, lang: 'en', original: 1, token: '音乐' },
+      ]);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});
+
+describe('the link lists migration', () => {
+  it('writes on each event already there the ids it links to, in their order, and NULL where it links to none', async () => {
+    const options = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
+    const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(EventLinkLists1768953600000)) });
+    await dataSource.initialize();
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+      const at = '2030-01-01 00:00:00';
+      await dataSource.query(`INSERT INTO users (id, login, role, created_at) VALUES (1, 'a', 'editor', ?)`, [at]);
+      for (const id of [1, 2]) {
+        await dataSource.query(
+          `INSERT INTO events (id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc) VALUES (?, 1, 'publish', 'en', ?, ?, ?, 'UTC', ?, ?)`,
+          [id, at, at, at, at, at],
+        );
+      }
+      for (const id of [1, 2, 3]) {
+        await dataSource.query(`INSERT INTO venues (id, author_id, status, original_lang, published_at, created_at, modified_at) VALUES (?, 1, 'publish', 'en', ?, ?, ?)`, [id, at, at, at]);
+        await dataSource.query(`INSERT INTO terms (id, taxonomy, parent_id, original_lang, created_at, modified_at) VALUES (?, 'tag', 0, 'en', ?, ?)`, [id, at, at]);
+      }
+      // Positions not in the order of the ids: the lists follow the positions.
+      await dataSource.query('INSERT INTO event_venues (event_id, venue_id, position) VALUES (1, 3, 0), (1, 1, 1)');
+      await dataSource.query('INSERT INTO event_terms (event_id, term_id, position) VALUES (1, 2, 1), (1, 3, 0), (2, 1, 0)');
+      await new EventLinkLists1768953600000().up(dataSource.createQueryRunner());
+      expect(await dataSource.query('SELECT id, venue_ids, organizer_ids, term_ids FROM events ORDER BY id')).toEqual([
+        { id: 1, venue_ids: '3,1', organizer_ids: null, term_ids: '3,2' },
+        { id: 2, venue_ids: null, organizer_ids: null, term_ids: '1' },
       ]);
     } finally {
       await dataSource.destroy();

@@ -1,0 +1,116 @@
+import { startTestApp, TestApp } from './support/test-app';
+
+const API = '/wp-json/calendar/events/v1';
+
+interface Shown {
+  venues: number[];
+  organizers: number[];
+  categories: number[];
+  tags: number[];
+}
+
+/**
+ * The ids an event links to are kept on its row as well as in the link tables (what answers read). Every kind of
+ * write that changes links keeps both alike: creates, updates, series written and written again, terms deleted
+ * for good, events trashed and restored.
+ */
+describe('link lists kept on events', () => {
+  let t: TestApp;
+  let editor: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    editor = (await t.user('editor')).token;
+  });
+  afterAll(() => t.close());
+
+  const send = async (method: 'POST' | 'DELETE', path: string, body?: Record<string, unknown>) => {
+    const reply = await t.request(method, `${API}/${path}`, { token: editor, json: body });
+    expect([method, path, reply.status]).toEqual([method, path, method === 'POST' && !/\d$/.test(path) ? 201 : 200]);
+    return reply.body as { id: number };
+  };
+
+  /** The lists on every event's row, and the same read from the link rows in their order. */
+  const lists = async () => {
+    const rows: Record<string, unknown>[] = await t.dataSource.query('SELECT id, venue_ids, organizer_ids, term_ids FROM events ORDER BY id');
+    const kept = rows.map((row) => [Number(row['id']), row['venue_ids'] ?? null, row['organizer_ids'] ?? null, row['term_ids'] ?? null]);
+    const fromRows = async (table: string, column: string) => {
+      const links: Record<string, unknown>[] = await t.dataSource.query(`SELECT event_id, ${column} AS target FROM ${table} ORDER BY event_id, position`);
+      const byEvent = new Map<number, number[]>();
+      for (const link of links) byEvent.set(Number(link['event_id']), [...(byEvent.get(Number(link['event_id'])) ?? []), Number(link['target'])]);
+      return byEvent;
+    };
+    const [venues, organizers, terms] = [await fromRows('event_venues', 'venue_id'), await fromRows('event_organizers', 'organizer_id'), await fromRows('event_terms', 'term_id')];
+    const expected = rows.map((row) => {
+      const id = Number(row['id']);
+      return [id, ...[venues, organizers, terms].map((map) => map.get(id)?.join(',') ?? null)];
+    });
+    return { kept, expected };
+  };
+
+  const expectAlike = async (step: string) => {
+    const { kept, expected } = await lists();
+    expect([step, kept]).toEqual([step, expected]);
+  };
+
+  /** What the editor's answer of an event shows it linked to, in order. */
+  const shown = async (id: number): Promise<Shown> => {
+    const reply = await t.request('GET', `${API}/events/${id}`, { token: editor });
+    expect(reply.status).toBe(200);
+    const ids = (items: { id: number }[] | { id: number }) => (Array.isArray(items) ? items : [items]).map((item) => item.id);
+    return { venues: ids(reply.body.venue), organizers: ids(reply.body.organizer), categories: ids(reply.body.categories), tags: ids(reply.body.tags) };
+  };
+
+  it('equal the link rows after every kind of write that changes links', async () => {
+    const [hall, park] = [await send('POST', 'venues', { venue: 'Hall' }), await send('POST', 'venues', { venue: 'Park' })];
+    const [crew, band] = [await send('POST', 'organizers', { organizer: 'Crew' }), await send('POST', 'organizers', { organizer: 'Band' })];
+    const music = await send('POST', 'categories', { name: 'Music' });
+    const jazz = await send('POST', 'categories', { name: 'Jazz', parent: music.id });
+    const [outdoor, free] = [await send('POST', 'tags', { name: 'Outdoor' }), await send('POST', 'tags', { name: 'Free' })];
+
+    const concert = await send('POST', 'events', {
+      title: 'Concert',
+      start_date: '2030-05-01 19:00',
+      end_date: '2030-05-01 21:00',
+      venue: [park.id, hall.id],
+      organizer: [band.id, crew.id],
+      categories: [jazz.id, music.id],
+      tags: [free.id],
+    });
+    const bare = await send('POST', 'events', { title: 'Bare', start_date: '2030-05-02 10:00', end_date: '2030-05-02 11:00' });
+    await expectAlike('created');
+    expect(await shown(concert.id)).toEqual({ venues: [park.id, hall.id], organizers: [band.id, crew.id], categories: [jazz.id, music.id], tags: [free.id] });
+    expect(await shown(bare.id)).toEqual({ venues: [], organizers: [], categories: [], tags: [] });
+
+    await send('POST', `events/${concert.id}`, { venue: [hall.id], tags: [outdoor.id, free.id], organizer: [] });
+    await expectAlike('updated');
+    expect(await shown(concert.id)).toEqual({ venues: [hall.id], organizers: [], categories: [jazz.id, music.id], tags: [outdoor.id, free.id] });
+
+    // Soon: a series' occurrences are written up to a horizon ahead of today.
+    const soon = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+    const series = await send('POST', 'events', {
+      title: 'Walk',
+      start_date: `${soon} 07:00`,
+      end_date: `${soon} 08:00`,
+      venue: park.id,
+      tags: [outdoor.id],
+      recurrence: 'RRULE:FREQ=WEEKLY;COUNT=3',
+    });
+    await expectAlike('series created');
+    await send('POST', `events/${series.id}`, { tags: [free.id, outdoor.id], organizer: [crew.id] });
+    await expectAlike('series written again');
+    const occurrences = (await t.dataSource.query('SELECT id FROM events WHERE series_id = ? AND id <> ? ORDER BY id', [series.id, series.id])).map((row: { id: number }) => Number(row.id));
+    expect(occurrences).toHaveLength(2);
+    for (const id of occurrences) expect(await shown(id)).toEqual({ venues: [park.id], organizers: [crew.id], categories: [], tags: [free.id, outdoor.id] });
+
+    await send('DELETE', `tags/${free.id}`);
+    await send('DELETE', `categories/${jazz.id}`);
+    await expectAlike('terms deleted');
+    expect(await shown(concert.id)).toEqual({ venues: [hall.id], organizers: [], categories: [music.id], tags: [outdoor.id] });
+    for (const id of occurrences) expect(await shown(id)).toEqual({ venues: [park.id], organizers: [crew.id], categories: [], tags: [outdoor.id] });
+
+    await send('DELETE', `events/${concert.id}`);
+    await send('POST', `events/${concert.id}`, { status: 'publish' });
+    await expectAlike('trashed and restored');
+    expect(await shown(concert.id)).toEqual({ venues: [hall.id], organizers: [], categories: [music.id], tags: [outdoor.id] });
+  });
+});
