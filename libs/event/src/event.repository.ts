@@ -393,10 +393,12 @@ export class EventRepository {
         ]
       : [];
     const changes = [own, ...embedding].join(' UNION ') + ' ORDER BY seq, id LIMIT ?';
-    const [matches, matchParams] = this.filtered(filter).select('1').andWhere('e.id = ch.id').getQueryAndParameters();
-    // Every change is a row; the event's columns are there when it matches the filter now (NULL otherwise).
+    const [matches, matchParams] = this.filtered(filter).select('e.id', 'id').getQueryAndParameters();
+    // Every change is a row; the event's columns are there when it matches the filter now (NULL otherwise). The
+    // events matching the filter are a derived table that MySQL, MariaDB and SQLite merge into the outer join (its
+    // conditions checked on the changed rows alone): an EXISTS in the join's condition would run as a subquery per row.
     const { rows, heads, links } = await this.heads(
-      `(${changes}) ch LEFT JOIN events r ON r.id = ch.id AND EXISTS (${matches}) ORDER BY ch.seq, ch.id`,
+      `(${changes}) ch LEFT JOIN (${matches}) m ON m.id = ch.id LEFT JOIN events r ON r.id = m.id ORDER BY ch.seq, ch.id`,
       [...params, ...embedding.flatMap(() => params), limit, ...matchParams],
       `ch.seq AS change_seq, ch.id AS change_id${withVersions ? `, ${versionsColumns(this.dataSource.options.type)}` : ''}`,
     );
