@@ -62,8 +62,8 @@ export class EventWriter implements OnModuleInit {
    */
   onModuleInit(): void {
     const coordinator = this.deps.transactions.coordinator;
-    // First: the appliers after it may read events with their links. The events a write created or updated (their
-    // links given, or occurrences written again) and those it touched (a deleted term's links gone with it).
+    // The events a write created or updated (their links given, or occurrences written again) and those it touched
+    // (a deleted term's links gone with it). Registered first; the other appliers read the link rows themselves.
     coordinator.register('event link lists', async (manager, effects) => {
       const written = effects.changes.filter((change) => change.kind === 'event' && change.action !== 'deleted').map((change) => change.id);
       const ids = [...new Set([...written, ...(effects.touched.get('event') ?? [])])];
