@@ -6,6 +6,30 @@ import { VersionSlots1768262400000 } from './migrations/1768262400000-version-sl
 import { EventLinkLists1768953600000 } from './migrations/1768953600000-event-link-lists';
 import { VERSION_SLOTS } from './data-version';
 
+/**
+ * Runs `use` on an in-memory SQLite database migrated up to `migration` (not included), holding a user (id 1) and
+ * published events `eventIds` of that user, at the time it gives; the database is closed after.
+ */
+async function beforeMigration(migration: (typeof MIGRATIONS)[number], eventIds: number[], use: (dataSource: DataSource, at: string) => Promise<void>): Promise<void> {
+  const options = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
+  const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(migration)) });
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+    const at = '2030-01-01 00:00:00';
+    await dataSource.query(`INSERT INTO users (id, login, role, created_at) VALUES (1, 'a', 'editor', ?)`, [at]);
+    for (const id of eventIds) {
+      await dataSource.query(
+        `INSERT INTO events (id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc) VALUES (?, 1, 'publish', 'en', ?, ?, ?, 'UTC', ?, ?)`,
+        [id, at, at, at, at, at],
+      );
+    }
+    await use(dataSource, at);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
 describe('migrations', () => {
   it('build the schema and take it down again on SQLite', async () => {
     const dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', file: ':memory:' }));
@@ -58,19 +82,7 @@ describe('migrations', () => {
 
 describe('the search index migration', () => {
   it('indexes the events, venues and organizers already there, each language with the original as fallback', async () => {
-    const options = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
-    const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(SearchTokens1767571200000)) });
-    await dataSource.initialize();
-    try {
-      await dataSource.runMigrations({ transaction: 'each' });
-      const at = '2030-01-01 00:00:00';
-      await dataSource.query(`INSERT INTO users (id, login, role, created_at) VALUES (1, 'a', 'editor', ?)`, [at]);
-      for (const id of [1, 2]) {
-        await dataSource.query(
-          `INSERT INTO events (id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc) VALUES (?, 1, 'publish', 'en', ?, ?, ?, 'UTC', ?, ?)`,
-          [id, at, at, at, at, at],
-        );
-      }
+    await beforeMigration(SearchTokens1767571200000, [1, 2], async (dataSource, at) => {
       const text = `INSERT INTO event_translations (event_id, lang, name, slug, description, excerpt) VALUES (?, ?, ?, ?, ?, ?)`;
       await dataSource.query(text, [1, 'en', 'Café concert', 'cafe-concert', '<p>Jazz</p>', null]);
       await dataSource.query(text, [1, 'fr', 'Concert', 'concert', null, null]);
@@ -95,27 +107,13 @@ describe('the search index migration', () => {
         { record_id: 2, lang: 'en', original: 1, token: '古典' },
         { record_id: 2, lang: 'en', original: 1, token: '音乐' },
       ]);
-    } finally {
-      await dataSource.destroy();
-    }
+    });
   });
 });
 
 describe('the link lists migration', () => {
   it('writes on each event already there the ids it links to, in their order, and NULL where it links to none', async () => {
-    const options = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
-    const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(EventLinkLists1768953600000)) });
-    await dataSource.initialize();
-    try {
-      await dataSource.runMigrations({ transaction: 'each' });
-      const at = '2030-01-01 00:00:00';
-      await dataSource.query(`INSERT INTO users (id, login, role, created_at) VALUES (1, 'a', 'editor', ?)`, [at]);
-      for (const id of [1, 2]) {
-        await dataSource.query(
-          `INSERT INTO events (id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc) VALUES (?, 1, 'publish', 'en', ?, ?, ?, 'UTC', ?, ?)`,
-          [id, at, at, at, at, at],
-        );
-      }
+    await beforeMigration(EventLinkLists1768953600000, [1, 2], async (dataSource, at) => {
       for (const id of [1, 2, 3]) {
         await dataSource.query(`INSERT INTO venues (id, author_id, status, original_lang, published_at, created_at, modified_at) VALUES (?, 1, 'publish', 'en', ?, ?, ?)`, [id, at, at, at]);
         await dataSource.query(`INSERT INTO terms (id, taxonomy, parent_id, original_lang, created_at, modified_at) VALUES (?, 'tag', 0, 'en', ?, ?)`, [id, at, at]);
@@ -128,9 +126,7 @@ describe('the link lists migration', () => {
         { id: 1, venue_ids: '3,1', organizer_ids: null, term_ids: '3,2' },
         { id: 2, venue_ids: null, organizer_ids: null, term_ids: '1' },
       ]);
-    } finally {
-      await dataSource.destroy();
-    }
+    });
   });
 });
 
