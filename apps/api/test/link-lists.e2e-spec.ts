@@ -10,9 +10,9 @@ interface Shown {
 }
 
 /**
- * The ids an event links to are kept on its row as well as in the link tables (what answers read). Every kind of
- * write that changes links keeps both alike: creates, updates, series written and written again, terms deleted
- * for good, events trashed and restored.
+ * The ids an event links to are kept on its row as well as in the link tables (what answers read), and each venue
+ * link carries its event's start. Every kind of write that changes links or starts keeps them alike: creates,
+ * updates, events moved, series written and written again, terms deleted for good, events trashed and restored.
  */
 describe('link lists kept on events', () => {
   let t: TestApp;
@@ -44,7 +44,14 @@ describe('link lists kept on events', () => {
       const id = Number(row['id']);
       return [id, ...[venues, organizers, terms].map((map) => map.get(id)?.join(',') ?? null)];
     });
-    return { kept, expected };
+    // Each venue link carries its event's start: lists within a radius read the links of a window by it.
+    const starts: Record<string, unknown>[] = await t.dataSource.query(
+      'SELECT gv.event_id, gv.venue_id, gv.start_utc AS kept, e.start_utc AS event FROM event_venues gv INNER JOIN events e ON e.id = gv.event_id ORDER BY gv.event_id, gv.venue_id',
+    );
+    return {
+      kept: { lists: kept, starts: starts.map((row) => [row['event_id'], row['venue_id'], row['kept']]) },
+      expected: { lists: expected, starts: starts.map((row) => [row['event_id'], row['venue_id'], row['event']]) },
+    };
   };
 
   const expectAlike = async (step: string) => {
@@ -84,6 +91,24 @@ describe('link lists kept on events', () => {
     await send('POST', `events/${concert.id}`, { venue: [hall.id], tags: [outdoor.id, free.id], organizer: [] });
     await expectAlike('updated');
     expect(await shown(concert.id)).toEqual({ venues: [hall.id], organizers: [], categories: [jazz.id, music.id], tags: [outdoor.id, free.id] });
+
+    // A list within a radius finds the concert in the window it starts in, before and after it moves.
+    await send('POST', `venues/${hall.id}`, { geo_lat: 48.8566, geo_lng: 2.3522 });
+    const near = async (month: string) => {
+      const reply = await t.request('GET', `${API}/events?start_date=2030-${month}-01&end_date=2030-${month}-28&geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10`);
+      expect(reply.status).toBe(200);
+      return { month, ids: (reply.body.events as { id: number }[]).map((event) => event.id), total: reply.body.total };
+    };
+    expect([await near('05'), await near('06')]).toEqual([
+      { month: '05', ids: [concert.id], total: 1 },
+      { month: '06', ids: [], total: 0 },
+    ]);
+    await send('POST', `events/${concert.id}`, { start_date: '2030-06-01 19:00', end_date: '2030-06-01 21:00' });
+    await expectAlike('moved');
+    expect([await near('05'), await near('06')]).toEqual([
+      { month: '05', ids: [], total: 0 },
+      { month: '06', ids: [concert.id], total: 1 },
+    ]);
 
     // Soon: a series' occurrences are written up to a horizon ahead of today.
     const soon = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);

@@ -49,7 +49,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
       rows.tokens.push(['event', word, i, 'en', 1, at(start)], ['event', String(i), i, 'en', 1, at(start)]);
       if (i % 2 === 0) rows.terms.push([i, categories.a, 0]);
       if (i % 7 === 0) rows.terms.push([i, categories.b, 1]);
-      rows.places.push([i, i % 3 === 0 ? venues.paris : venues.sydney, 0]);
+      rows.places.push([i, i % 3 === 0 ? venues.paris : venues.sydney, 0, at(start)]);
     }
     const insert = async (table: string, columns: string, values: unknown[][]) => {
       for (let offset = 0; offset < values.length; offset += 200) {
@@ -61,7 +61,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
     await insert('event_translations', 'event_id, lang, name, slug', rows.texts);
     await insert('search_tokens', 'kind, token, record_id, lang, original, start_utc', rows.tokens);
     await insert('event_terms', 'event_id, term_id, position', rows.terms);
-    await insert('event_venues', 'event_id, venue_id, position', rows.places);
+    await insert('event_venues', 'event_id, venue_id, position, start_utc', rows.places);
     // The test wrote behind the service's back: the service counts every event again, as a start whose counts per day
     // are stale does, and a write through the API moves the data version on.
     await t.dataSource.query('UPDATE event_tally_state SET zone = NULL WHERE id = 1');

@@ -43,6 +43,12 @@ export interface EventListFilter {
   startsAtOrAfterBound?: Date;
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
+  /**
+   * The venues within `near`'s radius, when resolved (`venuesNear`, as `EventReader.listQuery` does): the condition
+   * then reads the links of those venues by venue and start (`ix_event_venues_start`), so that its cost follows the
+   * events of the window held there. Without them, each event's venues are checked against the radius.
+   */
+  nearVenues?: number[];
   /** Events hidden from listings too (a sync shows every event the caller may read, SPEC §16.2). */
   withHidden?: boolean;
 }
@@ -91,6 +97,30 @@ function startBounds(filter: EventListFilter): { from?: string; to?: string } {
   const from = latest([filter.startsAtOrAfter, filter.startsAfter, filter.startsAtOrAfterBound]);
   const to = earliest([filter.startsBefore, filter.endsAtOrBefore]);
   return { from: from && sqlDateTime(from), to: to && sqlDateTime(to) };
+}
+
+/**
+ * A venue (alias `v`) with coordinates lies within `near`'s radius: a bounding box first (served by the venues'
+ * coordinate index), then the exact great-circle distance.
+ */
+function nearVenuesCondition({ lat, lng, radiusKm }: { lat: number; lng: number; radiusKm: number }): SqlCondition {
+  const distance = `${EARTH_RADIUS_KM} * 2 * ASIN(SQRT(POWER(SIN(RADIANS(v.geo_lat - :nearLat) / 2), 2) + COS(RADIANS(:nearLat)) * COS(RADIANS(v.geo_lat)) * POWER(SIN(RADIANS(v.geo_lng - :nearLng) / 2), 2)))`;
+  const latSpan = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
+  const cosLat = Math.cos((lat * Math.PI) / 180);
+  const lngSpan = cosLat < 1e-6 ? 180 : Math.min(180, latSpan / cosLat);
+  return {
+    sql: `v.geo_lat BETWEEN :latMin AND :latMax AND (v.geo_lng BETWEEN :lngMin AND :lngMax OR :lngWraps = 1) AND ${distance} <= :nearRadius`,
+    params: {
+      nearLat: lat,
+      nearLng: lng,
+      nearRadius: radiusKm,
+      latMin: lat - latSpan,
+      latMax: lat + latSpan,
+      lngMin: lng - lngSpan,
+      lngMax: lng + lngSpan,
+      lngWraps: lng - lngSpan < -180 || lng + lngSpan > 180 || lngSpan >= 180 ? 1 : 0,
+    },
+  };
 }
 
 /** What deciding how to answer with an event needs: which it is, its revision, and who may see it whole. */
@@ -180,29 +210,25 @@ export class EventRepository {
     const located = 'SELECT 1 FROM event_venues gv INNER JOIN venues v ON v.id = gv.venue_id WHERE gv.event_id = e.id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL';
     if (filter.geoloc === true) qb.andWhere(`EXISTS (${located})`);
     if (filter.geoloc === false) qb.andWhere(`NOT EXISTS (${located})`);
-    if (filter.near) {
-      const distance = `${EARTH_RADIUS_KM} * 2 * ASIN(SQRT(POWER(SIN(RADIANS(v.geo_lat - :nearLat) / 2), 2) + COS(RADIANS(:nearLat)) * COS(RADIANS(v.geo_lat)) * POWER(SIN(RADIANS(v.geo_lng - :nearLng) / 2), 2)))`;
-      // A bounding box first (served by the venues' coordinate index), then the exact great-circle distance.
-      const { lat, lng, radiusKm } = filter.near;
-      const latSpan = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
-      const cosLat = Math.cos((lat * Math.PI) / 180);
-      const lngSpan = cosLat < 1e-6 ? 180 : Math.min(180, latSpan / cosLat);
-      const near = `${located} AND v.geo_lat BETWEEN :latMin AND :latMax AND (v.geo_lng BETWEEN :lngMin AND :lngMax OR :lngWraps = 1) AND ${distance} <= :nearRadius`;
-      qb.andWhere(
-        walk ? `(${near} LIMIT 1) = 1` : `EXISTS (${near})`,
-        {
-          nearLat: lat,
-          nearLng: lng,
-          nearRadius: radiusKm,
-          latMin: lat - latSpan,
-          latMax: lat + latSpan,
-          lngMin: lng - lngSpan,
-          lngMax: lng + lngSpan,
-          lngWraps: lng - lngSpan < -180 || lng + lngSpan > 180 || lngSpan >= 180 ? 1 : 0,
-        },
-      );
+    if (filter.near && filter.nearVenues) {
+      // Whole numbers read from the database, written into the SQL as they are: a wide radius may hold more venues
+      // than SQLite takes parameters.
+      const ids = filter.nearVenues.filter((id) => Number.isSafeInteger(id));
+      const starts = startBounds(filter);
+      const conditions = [`gv.venue_id IN (${ids.join(', ')})`, starts.from === undefined ? null : 'gv.start_utc >= :nearFrom', starts.to === undefined ? null : 'gv.start_utc <= :nearTo'];
+      qb.andWhere(ids.length === 0 ? '1 = 0' : `e.id IN (SELECT gv.event_id FROM event_venues gv WHERE ${conditions.filter((condition) => condition !== null).join(' AND ')})`, { nearFrom: starts.from, nearTo: starts.to });
+    } else if (filter.near) {
+      const near = nearVenuesCondition(filter.near);
+      qb.andWhere(walk ? `(${located} AND ${near.sql} LIMIT 1) = 1` : `EXISTS (${located} AND ${near.sql})`, near.params);
     }
     return qb;
+  }
+
+  /** The venues with coordinates within a radius (great-circle distance), as the list condition `near` reads them. */
+  async venuesNear(near: { lat: number; lng: number; radiusKm: number }): Promise<number[]> {
+    const { sql, params } = nearVenuesCondition(near);
+    const rows = await this.dataSource.createQueryBuilder().select('v.id', 'id').from('venues', 'v').where(`v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND ${sql}`, params).orderBy('v.id').getRawMany<{ id: number }>();
+    return rows.map((row) => Number(row.id));
   }
 
   /** What the totals per day read for a list (SPEC §10.2), or null when they do not count it. */
@@ -521,8 +547,9 @@ export class EventRepository {
   }
 
   /**
-   * Writes the link lists kept on the rows of events `ids` (those that exist) from their link rows: applied with
-   * every write's effects, for the events it changed or touched, after its statements.
+   * Writes the link lists kept on the rows of events `ids` (those that exist) from their link rows, and the start
+   * their venue links carry from their rows: applied with every write's effects, for the events it changed or
+   * touched, after its statements.
    */
   async refreshLinkLists(manager: EntityManager, ids: number[]): Promise<void> {
     // 500 events a statement: four values each, within SQLite's 32,766.
@@ -537,6 +564,8 @@ export class EventRepository {
         ...values(links.terms),
         ...batch,
       ]);
+      // The start each venue link carries (`event_venues.start_utc`), from the event's row as this write left it.
+      await manager.query(`UPDATE event_venues SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = event_venues.event_id) WHERE event_id IN (${batch.map(() => '?').join(', ')})`, batch);
     }
   }
 

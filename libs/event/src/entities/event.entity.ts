@@ -1,5 +1,5 @@
 import { RecordEntity, RecordTranslationEntity } from '@calendar/records';
-import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryColumn, Relation } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn, Relation } from 'typeorm';
 
 @Entity('events')
 export class EventEntity extends RecordEntity {
@@ -92,6 +92,7 @@ export class EventTranslationEntity extends RecordTranslationEntity {
 
 /** An event's venues, in the order they were given. */
 @Entity('event_venues')
+@Index('ix_event_venues_start', ['venueId', 'startUtc', 'eventId'])
 export class EventVenueEntity {
   @PrimaryColumn({ name: 'event_id', type: 'integer' })
   eventId: number;
@@ -101,6 +102,13 @@ export class EventVenueEntity {
 
   @Column({ type: 'integer', default: 0 })
   position: number;
+
+  /**
+   * The event's start as `events.start_utc` holds it (migration EventVenueStarts1769040000000), written with the
+   * link lists (`EventRepository.refreshLinkLists`): lists within a radius read the links of a window by it.
+   */
+  @Column({ name: 'start_utc', type: 'datetime', nullable: true })
+  startUtc: Date | null;
 }
 
 /** An event's organizers, in the order they were given. */

@@ -157,6 +157,9 @@ export class EventReader {
       const longest = await this.deps.counts.count('longest event', () => this.events.longestSpanSeconds(), scope.versions);
       made.filter.startsAtOrAfterBound = new Date(made.filter.endsAfter.getTime() - longest * 1000);
     }
+    const near = made.filter.near;
+    // The venues within the radius, kept per version of the venues: the list then reads their links by start.
+    if (near) made.filter.nearVenues = await this.deps.fragments.value('venues', `near ${near.lat} ${near.lng} ${near.radiusKm}`, scope.versions, () => this.events.venuesNear(near));
     return made;
   }
 
@@ -188,7 +191,7 @@ export class EventReader {
   private walkWindow(filter: EventListFilter): EventListFilter | null {
     if (this.deps.dataSource.options.type !== 'mysql' || this.deps.config.pageWalkRows === 0) return null;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
-    return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, geoloc: undefined } : null;
+    return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, nearVenues: undefined, geoloc: undefined } : null;
   }
 
   /** Whether the page is read by walking the index: the rows expected to its end are PAGE_WALK_ROWS at most. */
@@ -202,5 +205,6 @@ export class EventReader {
 function totalKey(filter: EventListFilter): string {
   const { caller } = filter;
   const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
-  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined })}`;
+  // The venues within a radius follow from it and the data version the totals are kept at.
+  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined, nearVenues: undefined })}`;
 }
