@@ -45,8 +45,9 @@ export interface EventListFilter {
   near?: { lat: number; lng: number; radiusKm: number };
   /**
    * The venues within `near`'s radius, when resolved (`venuesNear`, as `EventReader.listQuery` does): the condition
-   * then reads the links of those venues by venue and start (`ix_event_venues_start`), so that its cost follows the
-   * events of the window held there. Without them, each event's venues are checked against the radius.
+   * is then a link condition like the venue filter's, on the links of those venues within the window's start bounds
+   * (`ix_event_venues_start`), so that its cost follows the events of the window held there. Without them, each
+   * event's venues are checked against the radius.
    */
   nearVenues?: number[];
   /** Events hidden from listings too (a sync shows every event the caller may read, SPEC §16.2). */
@@ -215,8 +216,8 @@ export class EventRepository {
       // than SQLite takes parameters.
       const ids = filter.nearVenues.filter((id) => Number.isSafeInteger(id));
       const starts = startBounds(filter);
-      const conditions = [`gv.venue_id IN (${ids.join(', ')})`, starts.from === undefined ? null : 'gv.start_utc >= :nearFrom', starts.to === undefined ? null : 'gv.start_utc <= :nearTo'];
-      qb.andWhere(ids.length === 0 ? '1 = 0' : `e.id IN (SELECT gv.event_id FROM event_venues gv WHERE ${conditions.filter((condition) => condition !== null).join(' AND ')})`, { nearFrom: starts.from, nearTo: starts.to });
+      const within = [`gv.venue_id IN (${ids.join(', ')})`, ...(starts.from === undefined ? [] : ['gv.start_utc >= :nearFrom']), ...(starts.to === undefined ? [] : ['gv.start_utc <= :nearTo'])];
+      qb.andWhere(ids.length === 0 ? '1 = 0' : linked('event_venues', 'gv', within.join(' AND ')), { nearFrom: starts.from, nearTo: starts.to });
     } else if (filter.near) {
       const near = nearVenuesCondition(filter.near);
       qb.andWhere(walk ? `(${located} AND ${near.sql} LIMIT 1) = 1` : `EXISTS (${located} AND ${near.sql})`, near.params);
