@@ -15,11 +15,14 @@ describe('JsonTemplate', () => {
     );
   });
 
-  it('keeps the order of the members, dates as JSON gives them, and leaves undefined out', () => {
+  it('keeps the order of the members, dates as JSON gives them, names JSON escapes, and leaves undefined out', () => {
     const template = JsonTemplate.of({ id: 1, when: new Date(Date.UTC(2030, 0, 2)), gone: undefined, tags: [], title: 'Ça "va"' }, ['tags']);
     expect(template.fill({ tags: '[{"id":7}]' })).toBe('{"id":1,"when":"2030-01-02T00:00:00.000Z","tags":[{"id":7}],"title":"Ça \\"va\\""}');
     expect(JsonTemplate.of({ tags: [] }, ['tags']).fill({ tags: '[]' })).toBe('{"tags":[]}');
     expect(JsonTemplate.of({}, []).fill({})).toBe('{}');
+    // Names JSON escapes: a quote, a backslash, a control character.
+    const named = JsonTemplate.of({ 'a"b': 1, 'c\\d': 2, 'e\nf': 3, g: 4 }, ['a"b', 'c\\d', 'e\nf']);
+    expect(named.fill({ 'a"b': '5', 'c\\d': '"x"', 'e\nf': 'null' })).toBe('{"a\\"b":5,"c\\\\d":"x","e\\nf":null,"g":4}');
   });
 });
 

@@ -101,7 +101,8 @@ export class JsonTemplate<K extends string = string> {
     const pieces: string[] = [];
     let from = 0;
     for (const key of opened) {
-      const marker = `"${MARK_JSON}${key}${MARK_JSON}"`;
+      // The marker as JSON writes it: a name with a quote, a backslash or a control character is escaped in it.
+      const marker = `"${MARK_JSON}${JSON.stringify(key).slice(1, -1)}${MARK_JSON}"`;
       const at = text.indexOf(marker, from);
       // Slices of the one flat text: together they hold about that text, and no tree of small strings.
       pieces.push(text.slice(from, at), key);
