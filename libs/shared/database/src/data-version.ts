@@ -127,16 +127,52 @@ export function holdDataVersions(holder: VersionsHolder, versions: DataVersions)
   holder.dataVersions ??= Promise.resolve(versions);
 }
 
-/** The data versions as the database holds them: one read of the rows of `version_slots`. */
+/**
+ * Reads shared by the calls that ask while one is under way: each call gets a read that began after it asked, so
+ * it sees every write committed before it asked (a client reads what it wrote, through any instance). A call made
+ * while a read is running waits for the next one, which begins when that one ends and serves every call made
+ * meanwhile: at most two reads at a time, whatever the number of requests, each one round trip.
+ */
+export class SharedReads<T> {
+  private running: Promise<T> | null = null;
+  private next: Promise<T> | null = null;
+
+  constructor(private readonly readNow: () => Promise<T>) {}
+
+  read(): Promise<T> {
+    if (this.next) return this.next;
+    if (!this.running) return this.begin();
+    const settle = () => {
+      this.next = null;
+      return this.begin();
+    };
+    this.next = this.running.then(settle, settle);
+    return this.next;
+  }
+
+  private begin(): Promise<T> {
+    const read = this.readNow();
+    this.running = read;
+    const done = () => {
+      if (this.running === read) this.running = null;
+    };
+    read.then(done, done);
+    return read;
+  }
+}
+
+/** The data versions as the database holds them: one read of the rows of `version_slots`, shared as `SharedReads` shares it. */
 @Injectable()
 export class DatabaseDataVersion extends DataVersionSource {
+  // A row per slot: the same values as `versionsColumns` as one row cost this client less CPU, but cost the server
+  // more (its subqueries), and the server shares the machine's cores: reads at 10 at once took longer.
+  private readonly reads = new SharedReads(async () => versionsOf(await this.dataSource.query(`SELECT slot, writes, ${DATA_PARTS.join(', ')} FROM version_slots`)));
+
   constructor(private readonly dataSource: DataSource) {
     super();
   }
 
-  async read(): Promise<DataVersions> {
-    // A row per slot: the same values as `versionsColumns` as one row cost this client less CPU, but cost the
-    // server more (its subqueries), and the server shares the machine's cores: reads at 10 at once took longer.
-    return versionsOf(await this.dataSource.query(`SELECT slot, writes, ${DATA_PARTS.join(', ')} FROM version_slots`));
+  read(): Promise<DataVersions> {
+    return this.reads.read();
   }
 }
