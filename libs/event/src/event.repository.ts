@@ -127,6 +127,17 @@ function nearVenuesCondition({ lat, lng, radiusKm }: { lat: number; lng: number;
 /** What deciding how to answer with an event needs: which it is, its revision, and who may see it whole. */
 export type EventHead = Pick<EventEntity, 'id' | 'revision' | 'status' | 'authorId' | 'passwordHash'>;
 
+/** The heads and links of records read with `LINK_COLUMNS` (each with the first row it was read from), in their order. */
+function headsOfRecords(found: Map<EventEntity, Record<string, unknown>>): { heads: EventHead[]; links: EventLinks } {
+  const heads: EventHead[] = [];
+  const rows = new Map<number, Record<string, unknown>>();
+  for (const [record, row] of found) {
+    heads.push({ id: record.id, revision: record.revision, status: record.status, authorId: record.authorId, passwordHash: record.passwordHash });
+    rows.set(record.id, row);
+  }
+  return { heads, links: linksOf(rows) };
+}
+
 function linksOf(extras: Map<number, Record<string, unknown>>): EventLinks {
   const links: EventLinks = { venues: new Map(), organizers: new Map(), terms: new Map() };
   const ids = (value: unknown) => (value === null || value === undefined || String(value) === '' ? [] : String(value).split(',').map(Number));
@@ -299,7 +310,7 @@ export class EventRepository {
    * needs) and its links, in one query; the full records of the events whose renderings are not kept are loaded
    * with `load`. `walk`: read the page by walking the listing index and probing each event (see `filtered`).
    */
-  async page(filter: EventListFilter, offset: number, limit: number, walk = false): Promise<{ heads: EventHead[]; links: EventLinks }> {
+  async page(filter: EventListFilter, offset: number, limit: number, walk = false, withRecords = false): Promise<{ heads: EventHead[]; links: EventLinks; records?: EventEntity[] }> {
     const [sql, params] = this.filtered(filter, walk)
       .select('e.id', 'id')
       .addSelect('e.start_utc', 'start_utc')
@@ -308,7 +319,13 @@ export class EventRepository {
       .offset(offset)
       .limit(limit)
       .getQueryAndParameters();
-    // The page is selected from the listing index alone; its rows' heads and links are read for those rows only.
+    // The page is selected from the listing index alone; its rows' heads and links are read for those rows only,
+    // and with `withRecords` their whole records too (for a page most of whose renderings are not kept: one
+    // statement instead of two).
+    if (withRecords) {
+      const found = await this.loader.loadJoined(`(${sql}) p`, params, LINK_COLUMNS, 'p.start_utc, p.id');
+      return { ...headsOfRecords(found), records: [...found.keys()] };
+    }
     return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.start_utc, p.id`, params);
   }
 
@@ -470,8 +487,8 @@ export class EventRepository {
     const found = await this.loader.loadWith('r.id = ?', [id], `${LINK_COLUMNS}, ${versionsColumns(this.dataSource.options.type)}`);
     const [[record, row] = []] = found;
     if (!record || !row) return null;
-    const head: EventHead = { id: record.id, revision: record.revision, status: record.status, authorId: record.authorId, passwordHash: record.passwordHash };
-    return { head, links: linksOf(new Map([[record.id, row]])), versions: versionsFromRow(row), record };
+    const { heads, links } = headsOfRecords(found);
+    return { head: heads[0], links, versions: versionsFromRow(row), record };
   }
 
   /**

@@ -69,15 +69,15 @@ export class EventService {
 
   /** A list page (SPEC §4.4), as JSON answers. */
   async listEvents(query: ListEventsQueryDto, scope: RequestContext): Promise<ListResult<JsonText<EventResponse>>> {
-    const page = await this.reader.page(query, scope);
-    const presented = await this.presenter.texts(page.heads, page.links, scope, { single: false });
+    const page = await this.reader.page(query, scope, { withRecords: this.presenter.listsRenderMost() });
+    const presented = await this.presenter.texts(page.heads, page.links, scope, { single: false, loaded: page.records });
     return new ListResult('events', presented.map(({ text }) => text), page.total, query, page.pageUrl('events'));
   }
 
   /** A list page as models (the public list pages). */
   async listModels(query: ListEventsQueryDto, scope: RequestContext): Promise<ListResult<EventResponse>> {
-    const page = await this.reader.page(query, scope);
-    const presented = await this.presenter.models(page.heads, page.links, scope, { single: false });
+    const page = await this.reader.page(query, scope, { withRecords: this.presenter.listsRenderMost() });
+    const presented = await this.presenter.models(page.heads, page.links, scope, { single: false, loaded: page.records });
     return new ListResult('events', presented.map(({ model }) => model), page.total, query, page.pageUrl('events'));
   }
 

@@ -44,6 +44,8 @@ interface KeptEvent {
 const EMPTY: Record<Open, string> = { categories: '[]', tags: '[]', venue: '[]', organizer: '[]', json_ld: '{}' };
 /** Records rendered at a time when many are missing (a sync page, a feed); a list page of up to 100 is one slice. */
 const RENDER_SLICE = 100;
+/** How many list events' finds weigh in `listsRenderMost` before the older ones weigh half. */
+const LIST_FINDS_WEIGHED = 4096;
 
 /**
  * The one place events are rendered (SPEC §4.1), for every answer that shows them: reads and writes as JSON text,
@@ -55,6 +57,8 @@ const RENDER_SLICE = 100;
 @Injectable()
 export class EventPresenter {
   private readonly kept: RevisionCache<KeptEvent>;
+  /** Of the recent list pages' events, how many were found rendered and how many were rendered anew. */
+  private readonly listFinds = { kept: 0, rendered: 0 };
 
   constructor(
     private readonly deps: RecordServiceDeps,
@@ -135,6 +139,15 @@ export class EventPresenter {
     return this.kept.holds(this.keyOf(id, scope, false, single));
   }
 
+  /**
+   * Whether list pages lately rendered most of their events anew (every window and filter new, or renderings not
+   * kept at all): a page then reads its events' records with its rows, in one statement, rather than its rows first
+   * and the records of those not kept after.
+   */
+  listsRenderMost(): boolean {
+    return this.listFinds.rendered >= this.listFinds.kept;
+  }
+
   /** Whether the caller sees an event reduced (SPEC §4.7): protected, not unlocked, and not theirs to edit. */
   locked(event: EventHead, scope: RequestContext, unlocked?: ReadonlySet<number>): boolean {
     return event.passwordHash !== null && !unlocked?.has(event.id) && !mayModify(event, scope.caller);
@@ -155,6 +168,15 @@ export class EventPresenter {
       if (kept) found.set(event.id, { event, kept, locked });
       return !kept;
     });
+    if (!single) {
+      this.listFinds.kept += heads.length - missing.length;
+      this.listFinds.rendered += missing.length;
+      // The last few thousand events weigh most.
+      if (this.listFinds.kept + this.listFinds.rendered > LIST_FINDS_WEIGHED) {
+        this.listFinds.kept /= 2;
+        this.listFinds.rendered /= 2;
+      }
+    }
     // In slices: a sync page of 1,000 reads its records ten statements of 100 at a time, and holds one slice of
     // records at once, not a thousand.
     const given = new Map(loaded.map((record) => [record.id, record]));

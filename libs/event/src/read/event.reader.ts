@@ -29,6 +29,8 @@ export interface ReadEvent {
 export interface EventPage {
   heads: EventHead[];
   links: EventLinks;
+  /** The page's whole records, when they were asked for (`withRecords`). */
+  records?: EventEntity[];
   total: number;
   pageUrl: (route: string) => (page: number) => string;
 }
@@ -98,7 +100,7 @@ export class EventReader {
   }
 
   /** The events of a list page (SPEC §4.4): parameters checked, filter resolved, total counted, rows and links read. */
-  async page(query: ListEventsQueryDto, scope: RequestContext): Promise<EventPage> {
+  async page(query: ListEventsQueryDto, scope: RequestContext, { withRecords = false }: { withRecords?: boolean } = {}): Promise<EventPage> {
     const { language, origin, versions } = scope;
     const { filter, effective } = await this.listQuery(query, scope);
     const window = this.walkWindow(filter);
@@ -110,9 +112,9 @@ export class EventReader {
     const seek = offset >= SEEK_FROM_OFFSET ? await this.seek(filter, offset) : null;
     const read: EventListFilter = seek ? { ...filter, startsAtOrAfter: seek.from, days: undefined } : filter;
     const skip = offset - (seek?.before ?? 0);
-    const { heads, links } = await this.events.page(read, skip, query.per_page, await this.walks(window, skip + query.per_page, total, versions));
+    const { heads, links, records } = await this.events.page(read, skip, query.per_page, await this.walks(window, skip + query.per_page, total, versions), withRecords);
     const { translation_language: _language, page: _page, ...filters } = query;
-    return { heads, links, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
+    return { heads, links, records, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { CacheRegistry } from '@calendar/shared/cache';
 import { CreateEventDto, ListEventsQueryDto, UpdateEventByIdDto } from '../dto/event.dto';
 import { EventResponse } from '../dto/event.mapper';
+import { EventRepository } from '../event.repository';
 import { EventService } from '../event.service';
 import { ServiceHarness, startServices, testEngines } from '../testing/service-harness';
 import { EventPresenter } from './event.presenter';
@@ -29,6 +30,49 @@ describe.each(testEngines())('event reads (%s)', (engine) => {
     const models = (await presenter.models(heads, links, scope, { single })).map(({ model }) => model);
     return { texts, models };
   };
+
+  it('reads a page with its whole records in one statement, the same heads, links, records and answers as in two', async () => {
+    const caller = await services.caller('editor');
+    const editor = () => services.scope(caller);
+    await create({ title: 'Gig', start_date: '2030-06-01 19:00', end_date: '2030-06-01 22:00', venue: [{ venue: 'Hall', city: 'Lyon' }], categories: ['Jazz'], tags: 'late' }, editor());
+    const both = await create({ title: 'Both', start_date: '2030-06-02 19:00', end_date: '2030-06-02 22:00', organizer: [{ organizer: 'Band' }] }, editor());
+    await services.get(EventService).update({ id: both.id }, await services.fields(UpdateEventByIdDto, { title: 'Les deux' }), services.scope(caller, 'fr'));
+    await create({ title: 'Secret', start_date: '2030-06-03 19:00', end_date: '2030-06-03 22:00', password: 'pass' }, editor());
+    const reader = services.get(EventReader);
+    const presenter = services.get(EventPresenter);
+    const present = async (times: number) => {
+      for (let time = 0; time < times; time += 1) {
+        const page = await reader.page(await query({}), services.scope(null));
+        await presenter.texts(page.heads, page.links, services.scope(null), { single: false });
+      }
+    };
+    // Lists whose events are found rendered read their rows first; lists that render most of theirs, with records.
+    const caches = services.get(CacheRegistry);
+    await present(20);
+    expect(presenter.listsRenderMost()).toBe(false);
+    for (let time = 0; time < 40; time += 1) {
+      caches.empty('event renderings');
+      await present(1);
+    }
+    expect(presenter.listsRenderMost()).toBe(true);
+
+    const repository = services.get(EventRepository);
+    for (const raw of [{}, { page: 2, per_page: 2 }]) {
+      const scope = services.scope(null);
+      const plain = await reader.page(await query(raw), scope);
+      const joined = await reader.page(await query(raw), scope, { withRecords: true });
+      expect(plain.records).toBeUndefined();
+      expect([joined.heads, joined.links, joined.total]).toEqual([plain.heads, plain.links, plain.total]);
+      expect(joined.records).toEqual(await repository.load(plain.heads.map((head) => head.id)));
+      const texts = async (page: typeof plain) => {
+        // Rendered anew: from the records read with the page, or read after it.
+        caches.empty('event renderings');
+        return (await presenter.texts(page.heads, page.links, scope, { single: false, loaded: page.records })).map(({ text }) => text.text);
+      };
+      expect(await texts(joined)).toEqual(await texts(plain));
+    }
+    expect((await reader.page(await query({}), services.scope(null), { withRecords: true })).records?.map((record) => [record.translations.map((text) => text.lang).sort()])).toEqual([[['en']], [['en', 'fr']], [['en']]]);
+  });
 
   it('answers as JSON exactly the models feeds and pages get, locked or not, with its renderings kept or turned off', async () => {
     // A scope is one request's: it holds the data versions that request is answered at.

@@ -13,6 +13,8 @@ export class TranslatedLoader<E extends ObjectLiteral> {
     /** The columns of a record and of a translation, each under its own alias (`r<n>`, `t<n>`). */
     select: string;
     from: string;
+    /** The FROM clause of the records of a derived table `p` with an `id` column, joined with their translations. */
+    joined: (source: string) => string;
     record: ColumnMetadata[];
     translation: ColumnMetadata[];
     idAlias: string;
@@ -43,10 +45,12 @@ export class TranslatedLoader<E extends ObjectLiteral> {
       ...translation.map((column, index) => `t.${quote(column.databaseName)} AS ${quote(`t${index}`)}`),
     ];
     const select = columns.join(', ');
-    const from = `FROM ${quote(metadata.tableName)} r LEFT JOIN ${quote(target.tableName)} t ON t.${quote(owner)} = r.${quote('id')}`;
+    const translations = `LEFT JOIN ${quote(target.tableName)} t ON t.${quote(owner)} = r.${quote('id')}`;
+    const from = `FROM ${quote(metadata.tableName)} r ${translations}`;
+    const joined = (source: string) => `FROM ${source} INNER JOIN ${quote(metadata.tableName)} r ON r.${quote('id')} = p.id ${translations}`;
     const idAlias = `r${record.findIndex((column) => column.isPrimary)}`;
     const textIdAlias = `t${translation.findIndex((column) => column.isPrimary)}`;
-    this.prepared = { select, from, record, translation, idAlias, textIdAlias, metadata, target };
+    this.prepared = { select, from, joined, record, translation, idAlias, textIdAlias, metadata, target };
     return this.prepared;
   }
 
@@ -74,6 +78,17 @@ export class TranslatedLoader<E extends ObjectLiteral> {
   async loadWith(condition: string, params: unknown[], also: string, manager: EntityManager = this.dataSource.manager): Promise<Map<E, Record<string, unknown>>> {
     const { select, from } = this.prepare();
     const rows: Record<string, unknown>[] = await manager.query(`SELECT ${select}, ${also} ${from} WHERE ${condition}`, params);
+    return this.hydrate(rows);
+  }
+
+  /**
+   * The records whose ids a derived table gives (`source`: SQL naming it `p`, with an `id` column), each with all its
+   * translations and more columns (as `loadWith`), in the order of `orderBy` (SQL on `p` and `r`): a page's rows
+   * selected and their records read in one statement.
+   */
+  async loadJoined(source: string, params: unknown[], also: string, orderBy: string, manager: EntityManager = this.dataSource.manager): Promise<Map<E, Record<string, unknown>>> {
+    const { select, joined } = this.prepare();
+    const rows: Record<string, unknown>[] = await manager.query(`SELECT ${select}, ${also} ${joined(source)} ORDER BY ${orderBy}`, params);
     return this.hydrate(rows);
   }
 
