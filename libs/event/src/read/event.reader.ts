@@ -112,7 +112,7 @@ export class EventReader {
     const seek = offset >= SEEK_FROM_OFFSET ? await this.seek(filter, offset) : null;
     const read: EventListFilter = seek ? { ...filter, startsAtOrAfter: seek.from, days: undefined } : filter;
     const skip = offset - (seek?.before ?? 0);
-    const { heads, links, records } = await this.events.page(read, skip, query.per_page, await this.walks(window, skip + query.per_page, total, versions), withRecords);
+    const { heads, links, records } = await this.events.page(read, skip, query.per_page, await this.walks(filter, window, skip + query.per_page, total, versions), withRecords);
     const { translation_language: _language, page: _page, ...filters } = query;
     return { heads, links, records, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
   }
@@ -196,12 +196,33 @@ export class EventReader {
     return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, nearVenues: undefined, geoloc: undefined } : null;
   }
 
-  /** Whether the page is read by walking the index: the rows expected to its end are PAGE_WALK_ROWS at most. */
-  private async walks(window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<boolean> {
+  /**
+   * Whether the page is read by walking the index: the rows expected to its end are PAGE_WALK_ROWS at most. With a
+   * search word or a radius, whose sets are read by start within the window (about as many rows as the list's
+   * total), the walk must also read fewer rows than that set: each event walked costs a probe of its words (about
+   * ten rows each) or of its venue links.
+   */
+  private async walks(filter: EventListFilter, window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<boolean> {
     if (window === null || total === 0) return false;
-    return (end * (await this.keptTotal(window, versions))) / total <= this.deps.config.pageWalkRows;
+    const probeRows = filter.search ? SEARCH_PROBE_ROWS : filter.nearVenues ? 1 : 0;
+    return pageWalks({ end, windowTotal: await this.keptTotal(window, versions), total, pageWalkRows: this.deps.config.pageWalkRows, probeRows });
   }
 }
+
+/**
+ * Whether a page ending `end` events into a filtered list of `total` events is read by walking its window of
+ * `windowTotal` events: the rows expected to be walked are `pageWalkRows` at most, and, when the filter's set is
+ * read by start within the window (about `total` rows), the rows the walk's probes read (`probeRows` per event
+ * walked; 0: the set is not read by start) are no more than that set's.
+ */
+export function pageWalks({ end, windowTotal, total, pageWalkRows, probeRows }: { end: number; windowTotal: number; total: number; pageWalkRows: number; probeRows: number }): boolean {
+  if (total === 0) return false;
+  const expected = (end * windowTotal) / total;
+  return expected <= pageWalkRows && expected * probeRows <= total;
+}
+
+/** The rows of the word index a walk reads for each event it probes for a search word (an event has about ten words). */
+const SEARCH_PROBE_ROWS = 10;
 
 /** The key a list's total is kept under: what the caller may see (everything, their own records too, or the public ones) and the filter. */
 function totalKey(filter: EventListFilter): string {
