@@ -1,4 +1,5 @@
-import { startTestApp, TestApp } from './support/test-app';
+import { IN_LIST_DIVE_LIMIT } from '@calendar/shared/database';
+import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
 const API = '/wp-json/calendar/events/v1';
 
@@ -138,4 +139,13 @@ describe('link lists kept on events', () => {
     await expectAlike('trashed and restored');
     expect(await shown(concert.id)).toEqual({ venues: [hall.id], organizers: [], categories: [music.id], tags: [outdoor.id] });
   });
+
+  // MySQL and MariaDB only: SQLite keeps no such estimates.
+  if (ENGINE === 'mysql') {
+    it('estimates the venue list of a radius from index statistics on every MySQL session', async () => {
+      // Several sessions at once, so that more than one connection of the pool answers.
+      const limits = await Promise.all(Array.from({ length: 6 }, () => t.dataSource.query('SELECT @@SESSION.eq_range_index_dive_limit AS dive_limit, SLEEP(0.05) AS slept')));
+      expect(limits.map(([row]) => Number(row.dive_limit))).toEqual(Array(6).fill(IN_LIST_DIVE_LIMIT));
+    });
+  }
 });

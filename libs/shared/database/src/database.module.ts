@@ -12,7 +12,7 @@ import { FragmentCache } from './fragment-cache';
 import { DatabaseDataVersion, DataVersionSource, GlobalVersion } from './data-version';
 import { ConditionalWrites } from './conditional-write';
 import { DatabaseMetrics } from './database-metrics';
-import { GaleraNode, isGaleraNode, onEveryConnection, syncWaitFor } from './galera';
+import { GaleraNode, isGaleraNode, mysqlSessionSettings, onEveryConnection, syncWaitFor } from './galera';
 import { HealthController } from './health.controller';
 import { IdempotencyInterceptor, IdempotencyStore } from './idempotency';
 import { migrate } from './migrate';
@@ -41,13 +41,16 @@ export class DatabaseModule {
           // lock, so that any number of instances may start at once (SPEC §15).
           dataSourceFactory: async (given) => {
             const { syncWait, ...options } = given as DataSourceOptions & { syncWait: AppConfig['syncWait'] };
-            let dataSource = await new DataSource(options as DataSourceOptions).initialize();
+            const opened = (wait: number | null) => {
+              const made = new DataSource(options as DataSourceOptions);
+              if (options.type === 'mysql') onEveryConnection(made, mysqlSessionSettings(wait));
+              return made.initialize();
+            };
+            let dataSource = await opened(null);
             const wait = options.type === 'mysql' ? syncWaitFor(syncWait, await isGaleraNode((sql) => dataSource.query(sql))) : null;
             if (wait !== null) {
               await dataSource.destroy();
-              dataSource = new DataSource(options as DataSourceOptions);
-              onEveryConnection(dataSource, `SET SESSION wsrep_sync_wait = ${wait}`);
-              await dataSource.initialize();
+              dataSource = await opened(wait);
             }
             try {
               await migrate(dataSource);

@@ -1,4 +1,4 @@
-import { isGaleraNode, syncWaitFor } from './galera';
+import { isGaleraNode, mysqlSessionSettings, syncWaitFor } from './galera';
 
 describe('Galera settings', () => {
   it('recognises a Galera node by wsrep_on, and a server without the variable as none', async () => {
@@ -27,5 +27,9 @@ describe('Galera settings', () => {
 
   it('sets wsrep_sync_wait on Galera nodes only: 1 for auto, else the number configured', () => {
     expect([syncWaitFor('auto', true), syncWaitFor(3, true), syncWaitFor(0, true), syncWaitFor('auto', false), syncWaitFor(7, false)]).toEqual([1, 3, 0, null, null]);
+  });
+
+  it('sets the IN list estimates on every MySQL session, and the wait for the cluster on Galera nodes in the same statement', () => {
+    expect([mysqlSessionSettings(null), mysqlSessionSettings(1)]).toEqual(['SET SESSION eq_range_index_dive_limit = 10', 'SET SESSION eq_range_index_dive_limit = 10, wsrep_sync_wait = 1']);
   });
 });

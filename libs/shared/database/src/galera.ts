@@ -38,6 +38,21 @@ export function syncWaitFor(setting: 'auto' | number, galera: boolean): number |
 }
 
 /**
+ * Equality ranges up to which MySQL's and MariaDB's optimizer reads the index for each value of an `IN` list to
+ * estimate its rows (above it, the index statistics). A list within a radius names every venue in it, often
+ * hundreds: at the default (200) a window's page spent about 2 ms of its 3.7 on those reads and 1 on its rows.
+ */
+export const IN_LIST_DIVE_LIMIT = 10;
+
+/**
+ * The statement setting what every session of the service needs (`SET SESSION ...`): the `IN` list estimates
+ * (`IN_LIST_DIVE_LIMIT`), and on a Galera node the wait for the cluster's writes (`syncWaitFor`).
+ */
+export function mysqlSessionSettings(wait: number | null): string {
+  return `SET SESSION eq_range_index_dive_limit = ${IN_LIST_DIVE_LIMIT}${wait === null ? '' : `, wsrep_sync_wait = ${wait}`}`;
+}
+
+/**
  * Runs `sql` first on every connection the data source's MySQL pool opens. To be called before `initialize()`:
  * the pool opens its first connection while the data source initialises.
  */
