@@ -26,7 +26,7 @@ import { waitUntilSettled } from './settle';
 
 const ROOT = join(__dirname, '../../..');
 const DOCS = join(ROOT, 'docs');
-const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--seed N] [--sqlite URL] [--no-sqlite] [--no-write]`;
+const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--seed N] [--sqlite URL] [--no-sqlite] [--no-write] [--main <bundle> (with --no-write)]`;
 
 /** Settings of the service that change what is measured; the run's command shows those that were set. */
 const SERVICE_SETTINGS = ['RESPONSE_CACHE_MB', 'COUNT_MEMO_ENTRIES', 'FRAGMENT_CACHE_ENTRIES', 'PAGE_WALK_ROWS'];
@@ -137,10 +137,10 @@ async function measure(
   load: Load,
   run: string,
   port: number,
-  options: { series?: boolean; ceiling?: boolean } = {},
+  options: { series?: boolean; ceiling?: boolean; main?: string } = {},
 ): Promise<{ results: ScenarioResult[]; peak: number; total: number; database: string; series?: SeriesWrites; ceiling?: number }> {
   const token = editorToken(databaseUrl, run);
-  const server = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, { port });
+  const server = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' }, { port, main: options.main });
   let peak = 0;
   let scenarioPeak = 0;
   const sampler = setInterval(() => {
@@ -226,6 +226,7 @@ async function main(argv: string[]): Promise<void> {
       only: { type: 'string' },
       sqlite: { type: 'string' },
       seed: { type: 'string' },
+      main: { type: 'string' },
     },
     strict: true,
   });
@@ -239,8 +240,12 @@ async function main(argv: string[]): Promise<void> {
   if (!databaseUrl) throw new Error(`DATABASE_URL names the seeded database to measure\n${USAGE}`);
   if (!databaseUrl.startsWith('mysql')) process.stderr.write('warning: the budgets of SPEC §10 are measured on MySQL; DATABASE_URL is not a mysql:// URL\n');
   const sqliteUrl = values.sqlite ?? 'sqlite:tmp/bench/calendar-100k.sqlite';
-  // Always through nx: a bundle older than the sources is rebuilt, a current one comes from nx's cache.
-  execFileSync('npx', ['nx', 'run', 'api:build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
+  // `--main`: a bundle kept elsewhere (an earlier commit's build, inside the workspace so that it finds its
+  // packages), for a before-and-after comparison; never recorded, since the run is not of the sources.
+  if (values.main !== undefined && !values['no-write']) throw new Error(`--main measures another build: give --no-write with it\n${USAGE}`);
+  const bundle = values.main === undefined ? undefined : resolve(ROOT, values.main);
+  // Else always through nx: a bundle older than the sources is rebuilt, a current one comes from nx's cache.
+  if (!bundle) execFileSync('npx', ['nx', 'run', 'api:build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
 
   const run = Date.now().toString(36);
   // `--only text` runs the scenarios whose name contains the text (case-insensitive).
@@ -248,6 +253,7 @@ async function main(argv: string[]): Promise<void> {
   const main = await measure(databaseUrl, (data) => scenarios(data, run, seed).filter((scenario) => !scenario.sqlite && wanted(scenario)), load, run, port, {
     series: !values.only || wanted({ name: 'series' } as Scenario),
     ceiling: true,
+    main: bundle,
   });
   const results = [...main.results];
   let peak = main.peak;
@@ -255,7 +261,7 @@ async function main(argv: string[]): Promise<void> {
   const sqliteWanted = !values['no-sqlite'] && scenarios(none, run).some((scenario) => scenario.sqlite && wanted(scenario));
   if (sqliteWanted) {
     ensureSqlite(sqliteUrl, main.total);
-    const embedded = await measure(sqliteUrl, (data) => scenarios(data, run, seed).filter((scenario) => scenario.sqlite && wanted(scenario)), load, run, port);
+    const embedded = await measure(sqliteUrl, (data) => scenarios(data, run, seed).filter((scenario) => scenario.sqlite && wanted(scenario)), load, run, port, { main: bundle });
     results.push(...embedded.results);
     peak = Math.max(peak, embedded.peak);
   }
