@@ -281,8 +281,36 @@ export class EventRepository {
       );
       return { count: Number(row.count), slots: parseSlots(row.slots) };
     }
+    const searched = this.searchedCount(filter);
+    if (searched) {
+      const [row] = await this.dataSource.query(searched[0], searched[1]);
+      return { count: Number(row.count), slots: parseSlots(row.slots) };
+    }
     const row = await this.filtered(filter).select('COUNT(*)', 'count').addSelect(slotsSubquery(this.dataSource.options.type), 'slots').getRawOne();
     return { count: Number(row.count), slots: parseSlots(row.slots) };
+  }
+
+  /**
+   * On MySQL and MariaDB, the statement of the total of a searched list whose start is bounded: driven from the
+   * first word's matches within the bounds (each record once, then its event by key), not from every event of the
+   * window probing them. That set holds at most the window's events, and for a word about as many as the total;
+   * the optimizer, which cannot tell how many rows of a word start within the bounds, chose the window. Null when
+   * the list is not such a one.
+   */
+  private searchedCount(filter: EventListFilter): [string, unknown[]] | null {
+    const starts = startBounds(filter);
+    if (this.dataSource.options.type !== 'mysql' || !filter.search?.length || (starts.from === undefined && starts.to === undefined)) return null;
+    const [first, ...rest] = filter.search;
+    const [set] = searchConditions([first], { kind: 'event', id: 'e.id', translationTable: 'event_translations', ownerColumn: 'event_id', language: filter.language, starts, engine: 'mysql', asSet: true });
+    const [setSql, setParams] = this.dataSource.driver.escapeQueryWithParameters(set.sql, set.params, {});
+    const [sql, params] = this.filtered({ ...filter, search: rest.length > 0 ? rest : undefined })
+      .select('COUNT(*)', 'count')
+      .addSelect(slotsSubquery('mysql'), 'slots')
+      .getQueryAndParameters();
+    // The statement's only parameters before its FROM are the set's, placed there.
+    const from = 'FROM `events` `e`';
+    if (!sql.includes(from)) return null;
+    return [sql.replace(from, `FROM (${setSql}) \`m\` STRAIGHT_JOIN \`events\` \`e\` ON \`e\`.\`id\` = \`m\`.\`id\``), [...setParams, ...params]];
   }
 
   /**

@@ -67,10 +67,15 @@ describe('search tokens', () => {
     const [term] = searchTerms('jazz');
     expect(searchConditions([term], { ...sql, starts: { from: '2030-03-01 00:00:00.000', to: '2030-03-31 23:59:59.000' }, engine: 'mysql' })).toEqual([
       {
-        sql: `e.id IN (SELECT s.record_id FROM search_tokens s FORCE INDEX (ix_search_tokens_start) WHERE s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language} AND s.start_utc >= :searchFrom AND s.start_utc <= :searchTo)`,
+        // On MySQL a prefix is the word itself by its start, or a longer word: the start then bounds the index range.
+        sql: `e.id IN (SELECT s.record_id FROM search_tokens s FORCE INDEX (ix_search_tokens_start) WHERE s.kind = :searchKind AND ((s.token = :token0 AND s.start_utc >= :searchFrom AND s.start_utc <= :searchTo) OR (s.token > :token0 AND s.token < :upper0)) AND ${language} AND s.start_utc >= :searchFrom AND s.start_utc <= :searchTo)`,
         params: { ...params, searchFrom: '2030-03-01 00:00:00.000', searchTo: '2030-03-31 23:59:59.000' },
       },
     ]);
+    // The same set as a statement of its own, each record once (a total driven from it).
+    expect(searchConditions([term], { ...sql, starts: { from: '2030-03-01 00:00:00.000' }, engine: 'mysql', asSet: true })[0].sql).toBe(
+      `SELECT DISTINCT s.record_id AS id FROM search_tokens s FORCE INDEX (ix_search_tokens_start) WHERE s.kind = :searchKind AND ((s.token = :token0 AND s.start_utc >= :searchFrom) OR (s.token > :token0 AND s.token < :upper0)) AND ${language} AND s.start_utc >= :searchFrom`,
+    );
     // Only an upper bound, on SQLite: the rows up to it.
     expect(searchConditions([term], { ...sql, starts: { to: '2030-03-31 23:59:59.000' }, engine: 'sqlite' })).toEqual([
       {

@@ -142,6 +142,11 @@ export interface SearchSql {
   /** As a probe per record (a scalar subquery by record id) instead of an `IN` set. */
   probe?: boolean;
   /**
+   * The set itself, as a statement selecting each matching record's id once (`id`), for a list that reads from it
+   * (a total driven from the matches rather than from the window).
+   */
+  asSet?: boolean;
+  /**
    * Events: bounds on the start (UTC, as stored) that every event of the list meets. The `IN` set then reads only
    * the rows of the term that start within them (`search_tokens.start_utc`, index `ix_search_tokens_start`), so its
    * cost follows the matching events of the window rather than every event of the window or every match.
@@ -171,14 +176,25 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
   const language = `(s.lang = :searchLang OR (s.original = :searchOriginal AND NOT EXISTS (SELECT 1 FROM ${sql.translationTable} x WHERE x.${sql.ownerColumn} = s.record_id AND x.lang = :searchLang)))`;
   return terms.map((term, index) => {
     const upper = term.prefix ? prefixUpperBound(term.token) : null;
-    const token = !term.prefix ? `s.token = :token${index}` : upper === null ? `s.token >= :token${index}` : `s.token >= :token${index} AND s.token < :upper${index}`;
+    const starts = [sql.starts?.from === undefined ? null : 's.start_utc >= :searchFrom', sql.starts?.to === undefined ? null : 's.start_utc <= :searchTo'].filter((bound) => bound !== null);
+    const byStart = !sql.probe && starts.length > 0;
+    // The start bounds the index range (kind, token, start_utc) only under one token: on MySQL and MariaDB a prefix
+    // is read as the word itself by its start, or a longer word (exact whatever words exist; the second range
+    // holds only the rows of longer words). As one range of tokens it read every row of the word, of any date.
+    const token = !term.prefix
+      ? `s.token = :token${index}`
+      : upper === null
+        ? `s.token >= :token${index}`
+        : byStart && sql.engine === 'mysql'
+          ? `((s.token = :token${index} AND ${starts.join(' AND ')}) OR (s.token > :token${index} AND s.token < :upper${index}))`
+          : `s.token >= :token${index} AND s.token < :upper${index}`;
     const where = `s.kind = :searchKind AND ${token} AND ${language}`;
     const params = { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, [`token${index}`]: term.token, [`upper${index}`]: upper };
     if (sql.probe) return { sql: `(SELECT 1 FROM ${tokensThrough('ix_search_tokens_record', sql.engine)} WHERE s.record_id = ${sql.id} AND ${where} LIMIT 1) = 1`, params };
-    const starts = [sql.starts?.from === undefined ? null : 's.start_utc >= :searchFrom', sql.starts?.to === undefined ? null : 's.start_utc <= :searchTo'].filter((bound) => bound !== null);
-    const table = starts.length > 0 ? tokensThrough('ix_search_tokens_start', sql.engine) : 'search_tokens s';
+    const table = byStart ? tokensThrough('ix_search_tokens_start', sql.engine) : 'search_tokens s';
+    const set = `FROM ${table} WHERE ${[where, ...starts].join(' AND ')}`;
     return {
-      sql: `${sql.id} IN (SELECT s.record_id FROM ${table} WHERE ${[where, ...starts].join(' AND ')})`,
+      sql: sql.asSet ? `SELECT DISTINCT s.record_id AS id ${set}` : `${sql.id} IN (SELECT s.record_id ${set})`,
       params: { ...params, searchFrom: sql.starts?.from, searchTo: sql.starts?.to },
     };
   });
