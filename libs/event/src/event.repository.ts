@@ -310,7 +310,8 @@ export class EventRepository {
     // The statement's only parameters before its FROM are the set's, placed there.
     const from = 'FROM `events` `e`';
     if (!sql.includes(from)) return null;
-    return [sql.replace(from, `FROM (${setSql}) \`m\` STRAIGHT_JOIN \`events\` \`e\` ON \`e\`.\`id\` = \`m\`.\`id\``), [...setParams, ...params]];
+    // A function, so that nothing in the set's SQL is read as a replacement pattern (`$&`).
+    return [sql.replace(from, () => `FROM (${setSql}) \`m\` STRAIGHT_JOIN \`events\` \`e\` ON \`e\`.\`id\` = \`m\`.\`id\``), [...setParams, ...params]];
   }
 
   /**
