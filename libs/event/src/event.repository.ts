@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchTerm } from '@calendar/shared/search';
+import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchSql, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
 import { ChangeRange, DataVersions, parseSlots, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
@@ -200,16 +200,7 @@ export class EventRepository {
     // Likewise an event that ends after A started no longer before A than the longest event lasts.
     if (filter.startsAtOrAfterBound) qb.andWhere('e.start_utc >= :startBound', { startBound: sqlDateTime(filter.startsAtOrAfterBound) });
     if (filter.search) {
-      const conditions = searchConditions(filter.search, {
-        kind: 'event',
-        id: 'e.id',
-        translationTable: 'event_translations',
-        ownerColumn: 'event_id',
-        language: filter.language,
-        probe: walk,
-        starts: startBounds(filter),
-        engine: this.dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite',
-      });
+      const conditions = searchConditions(filter.search, { ...this.searchSql(filter), probe: walk });
       for (const condition of conditions) qb.andWhere(condition.sql, condition.params);
     }
     (filter.termSets ?? []).forEach((ids, index) => {
@@ -290,6 +281,19 @@ export class EventRepository {
     return { count: Number(row.count), slots: parseSlots(row.slots) };
   }
 
+  /** How a list's search words are stated on events: their index rows by start within the list's bounds. */
+  private searchSql(filter: EventListFilter): SearchSql {
+    return {
+      kind: 'event',
+      id: 'e.id',
+      translationTable: 'event_translations',
+      ownerColumn: 'event_id',
+      language: filter.language,
+      starts: startBounds(filter),
+      engine: this.dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite',
+    };
+  }
+
   /**
    * On MySQL and MariaDB, the statement of the total of a searched list whose start is bounded: driven from the
    * first word's matches within the bounds (each record once, then its event by key), not from every event of the
@@ -301,7 +305,7 @@ export class EventRepository {
     const starts = startBounds(filter);
     if (this.dataSource.options.type !== 'mysql' || !filter.search?.length || (starts.from === undefined && starts.to === undefined)) return null;
     const [first, ...rest] = filter.search;
-    const [set] = searchConditions([first], { kind: 'event', id: 'e.id', translationTable: 'event_translations', ownerColumn: 'event_id', language: filter.language, starts, engine: 'mysql', asSet: true });
+    const [set] = searchConditions([first], { ...this.searchSql(filter), asSet: true });
     const [setSql, setParams] = this.dataSource.driver.escapeQueryWithParameters(set.sql, set.params, {});
     const [sql, params] = this.filtered({ ...filter, search: rest.length > 0 ? rest : undefined })
       .select('COUNT(*)', 'count')
