@@ -29,7 +29,10 @@ describe('Galera settings', () => {
     expect([syncWaitFor('auto', true), syncWaitFor(3, true), syncWaitFor(0, true), syncWaitFor('auto', false), syncWaitFor(7, false)]).toEqual([1, 3, 0, null, null]);
   });
 
-  it('sets the IN list estimates on every MySQL session, and the wait for the cluster on Galera nodes in the same statement', () => {
-    expect([mysqlSessionSettings(null), mysqlSessionSettings(1)]).toEqual(['SET SESSION eq_range_index_dive_limit = 10', 'SET SESSION eq_range_index_dive_limit = 10, wsrep_sync_wait = 1']);
+  it('sets the IN list estimates on every MySQL session, the wait for the cluster on Galera nodes in the same statement, and READ COMMITTED', () => {
+    expect([mysqlSessionSettings(null), mysqlSessionSettings(1)]).toEqual([
+      ['SET SESSION eq_range_index_dive_limit = 10', 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED'],
+      ['SET SESSION eq_range_index_dive_limit = 10, wsrep_sync_wait = 1', 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED'],
+    ]);
   });
 });

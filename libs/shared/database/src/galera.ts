@@ -45,28 +45,46 @@ export function syncWaitFor(setting: 'auto' | number, galera: boolean): number |
 export const IN_LIST_DIVE_LIMIT = 10;
 
 /**
- * The statement setting what every session of the service needs (`SET SESSION ...`): the `IN` list estimates
- * (`IN_LIST_DIVE_LIMIT`), and on a Galera node the wait for the cluster's writes (`syncWaitFor`).
+ * Every transaction of the service runs at READ COMMITTED (see `TransactionRunner`): set once on each session, so
+ * that a write's transaction begins with `START TRANSACTION` alone, one round trip fewer per write.
  */
-export function mysqlSessionSettings(wait: number | null): string {
-  return `SET SESSION eq_range_index_dive_limit = ${IN_LIST_DIVE_LIMIT}${wait === null ? '' : `, wsrep_sync_wait = ${wait}`}`;
+export const SESSION_READ_COMMITTED = 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED';
+
+/**
+ * The statements setting what every session of the service needs: the `IN` list estimates (`IN_LIST_DIVE_LIMIT`),
+ * on a Galera node the wait for the cluster's writes (`syncWaitFor`) in the same `SET`, and the isolation level of
+ * its transactions.
+ */
+export function mysqlSessionSettings(wait: number | null): string[] {
+  return [`SET SESSION eq_range_index_dive_limit = ${IN_LIST_DIVE_LIMIT}${wait === null ? '' : `, wsrep_sync_wait = ${wait}`}`, SESSION_READ_COMMITTED];
+}
+
+/** The data sources whose every session runs its transactions at READ COMMITTED (`onEveryConnection`). */
+const readCommitted = new WeakSet<DataSource>();
+
+/** Whether every session of the data source was set to READ COMMITTED when it opened. */
+export function sessionsReadCommitted(dataSource: DataSource): boolean {
+  return readCommitted.has(dataSource);
 }
 
 /**
- * Runs `sql` first on every connection the data source's MySQL pool opens. To be called before `initialize()`:
- * the pool opens its first connection while the data source initialises.
+ * Runs `statements` first, in order, on every connection the data source's MySQL pool opens. To be called before
+ * `initialize()`: the pool opens its first connection while the data source initialises.
  */
-export function onEveryConnection(dataSource: DataSource, sql: string): void {
+export function onEveryConnection(dataSource: DataSource, statements: readonly string[]): void {
   const driver = dataSource.driver as unknown as { mysql: { createPool(options: object): EventEmitter } };
   const mysql = driver.mysql;
   driver.mysql = Object.assign(Object.create(mysql), {
     createPool(options: object): EventEmitter {
       const pool = mysql.createPool(options);
-      // Queries on a connection run in order: this one before any the service sends.
-      pool.on('connection', (connection: { query(sql: string, callback: (error: unknown) => void): void }) => connection.query(sql, () => undefined));
+      // Queries on a connection run in order: these before any the service sends.
+      pool.on('connection', (connection: { query(sql: string, callback: (error: unknown) => void): void }) => {
+        for (const sql of statements) connection.query(sql, () => undefined);
+      });
       return pool;
     },
   });
+  if (statements.includes(SESSION_READ_COMMITTED)) readCommitted.add(dataSource);
 }
 
 /** Why a Galera node may not take the service's queries now, or null when it may (Synced and ready). */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeadlock, isUniqueViolation, Metrics } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
-import { GaleraNode } from './galera';
+import { GaleraNode, sessionsReadCommitted } from './galera';
 import { ScopedStore } from './scoped-store';
 import { TransactionLostError, WriteCoordinator } from './write-coordinator';
 import { WriteEffects } from './write-effects';
@@ -115,8 +115,10 @@ export class TransactionRunner {
 
   private begin<T>(write: (manager: EntityManager) => Promise<T>): Promise<T> {
     // READ COMMITTED: each statement sees every write committed before it, so a value computed again after taking
-    // a lock (a term's count) sees the write that held it. SQLite runs one write at a time.
-    if (this.dataSource.options.type === 'mysql') return this.dataSource.transaction('READ COMMITTED', write);
+    // a lock (a term's count) sees the write that held it; the service's sessions are set to it when they open
+    // (`mysqlSessionSettings`), other data sources (tools, tests) set it per transaction. SQLite runs one write at
+    // a time.
+    if (this.dataSource.options.type === 'mysql') return sessionsReadCommitted(this.dataSource) ? this.dataSource.transaction(write) : this.dataSource.transaction('READ COMMITTED', write);
     const result = this.queue.then(() => this.dataSource.transaction(write));
     this.queue = result.catch(() => undefined);
     return result;

@@ -72,11 +72,13 @@ export class WriteCoordinator {
   private async moveVersions(manager: EntityManager, effects: WriteEffects): Promise<void> {
     const slot = await this.slot(manager);
     const parts = [...effects.parts].map((part) => `, ${part} = ${part} + 1`).join('');
-    const moved = await manager.query(`UPDATE version_slots SET writes = writes + 1${parts} WHERE slot = ?`, [slot]);
+    // On MySQL the statement's answer carries the slot's new count (`LAST_INSERT_ID(expr)` gives it as the answer's
+    // insert id): no read of it after.
+    const mysql = this.dataSource.options.type === 'mysql';
+    const moved = await manager.query(`UPDATE version_slots SET writes = ${mysql ? 'LAST_INSERT_ID(writes + 1)' : 'writes + 1'}${parts} WHERE slot = ?`, [slot]);
     await this.assertOpen(manager, moved);
     // The row is this transaction's until it ends: the count read is the one it wrote.
-    const [{ writes }] = await manager.query('SELECT writes FROM version_slots WHERE slot = ?', [slot]);
-    const seq = Number(writes);
+    const seq = mysql ? Number((moved as { insertId: number }).insertId) : Number((await manager.query('SELECT writes FROM version_slots WHERE slot = ?', [slot]))[0].writes);
     const events = effects.onlyAddedEvents() ?? [0];
     // In statements of at most 1,000 rows (an import adds every event at once; SQLite takes 32,766 values a statement).
     for (let at = 0; at < events.length; at += 1000) {
