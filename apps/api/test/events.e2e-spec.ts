@@ -2,7 +2,7 @@ import { CacheRegistry } from '@calendar/shared/cache';
 import { queryCounter } from '@calendar/shared/database';
 import { EventRepository } from '@calendar/event';
 import { DateTime } from 'luxon';
-import { API, ORIGIN, startTestApp, TestApp } from './support/test-app';
+import { API, ENGINE, ORIGIN, startTestApp, TestApp } from './support/test-app';
 
 const EVENTS = '/wp-json/calendar/events/v1/events';
 const VENUES = '/wp-json/calendar/events/v1/venues';
@@ -450,6 +450,41 @@ describe('events (SPEC §4)', () => {
       const link = (n: number) => `${API}/events?per_page=2&strict_dates=false&start_date=2030-01-01%2000%3A00%3A00&end_date=2031-12-31%2023%3A59%3A59&page=${n}`;
       expect(page.body).toMatchObject({ rest_url: link(2), previous_rest_url: link(1), total: 3, total_pages: 2 });
       expect((await t.request('GET', `${EVENTS}?${WINDOW}&per_page=2&page=3`)).body.code).toBe('event-archive-page-not-found');
+    });
+
+    it('writes a new event without removing or reading rows it cannot have yet; an update removes and reads them', async () => {
+      const kinds = (statements: string[]) => ({
+        searchRowsRemoved: statements.some((sql) => sql.startsWith('DELETE FROM search_tokens')),
+        talliesRead: statements.some((sql) => sql.startsWith('SELECT event_id, audiences, day, length, filter_keys FROM event_tallies')),
+        termLinksRemoved: statements.some((sql) => /^DELETE FROM [`"]event_terms[`"]/.test(sql)),
+        venueStartsWritten: statements.some((sql) => sql.startsWith('UPDATE event_venues')),
+        isolationSet: statements.some((sql) => sql.startsWith('SET TRANSACTION')),
+        slotCountRead: statements.some((sql) => sql.startsWith('SELECT writes FROM version_slots')),
+      });
+      const venue = await post(VENUES, { venue: 'Hall' });
+      let id = 0;
+      const created = await queryCounter.record(async () => {
+        id = (await event({ title: 'Alpha' })).id;
+      });
+      // On MySQL the sessions run their transactions at READ COMMITTED already, and moving the version gives its count.
+      expect(kinds(created)).toEqual({ searchRowsRemoved: false, talliesRead: false, termLinksRemoved: false, venueStartsWritten: false, isolationSet: false, slotCountRead: ENGINE === 'sqlite' });
+      const updated = await queryCounter.record(async () => {
+        expect((await t.request('POST', `${EVENTS}/${id}`, { token: editor.token, json: { title: 'Beta', categories: 'Music', venue: venue.id } })).status).toBe(200);
+      });
+      expect(kinds(updated)).toEqual({ searchRowsRemoved: true, talliesRead: true, termLinksRemoved: true, venueStartsWritten: true, isolationSet: false, slotCountRead: ENGINE === 'sqlite' });
+      // What the write left is what lists find: the new title only, the event counted once, in its category and at its venue.
+      const list = async (query: string) => {
+        // A window of its own: totals kept by this test are not the ones later tests count statements of.
+        const reply = await t.request('GET', `${EVENTS}?start_date=2030-06-01&end_date=2030-06-30&${query}`);
+        return [reply.status, reply.body.total, reply.body.events?.map((item: { title: string }) => item.title)];
+      };
+      expect([await list('search=alpha'), await list('search=beta'), await list('x=1'), await list('categories=music'), await list(`venue=${venue.id}`)]).toEqual([
+        [200, 0, []],
+        [200, 1, ['Beta']],
+        [200, 1, ['Beta']],
+        [200, 1, ['Beta']],
+        [200, 1, ['Beta']],
+      ]);
     });
 
     it('runs the same number of queries whatever per_page is', async () => {

@@ -616,15 +616,18 @@ export class EventRepository {
         ...batch,
       ]);
       // The start each venue link carries (`event_venues.start_utc`), from the event's row as this write left it.
-      await manager.query(`UPDATE event_venues SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = event_venues.event_id) WHERE event_id IN (${batch.map(() => '?').join(', ')})`, batch);
+      if (links.venues.size > 0) await manager.query(`UPDATE event_venues SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = event_venues.event_id) WHERE event_id IN (${batch.map(() => '?').join(', ')})`, batch);
     }
   }
 
-  /** Replaces the links of one event, keeping the order given. */
-  async setLinks(manager: EntityManager, kind: 'venue' | 'organizer' | 'term', eventId: number, ids: number[]): Promise<void> {
+  /**
+   * Replaces the links of one event, keeping the order given. `fresh`: the event was created by this write and has
+   * none of this kind yet.
+   */
+  async setLinks(manager: EntityManager, kind: 'venue' | 'organizer' | 'term', eventId: number, ids: number[], fresh = false): Promise<void> {
     const entity = kind === 'venue' ? EventVenueEntity : kind === 'organizer' ? EventOrganizerEntity : EventTermEntity;
     const column = kind === 'venue' ? 'venueId' : kind === 'organizer' ? 'organizerId' : 'termId';
-    await manager.getRepository(entity).delete({ eventId });
+    if (!fresh) await manager.getRepository(entity).delete({ eventId });
     if (ids.length > 0) await manager.getRepository(entity).insert(ids.map((id, position) => ({ eventId, [column]: id, position })) as never);
   }
 
@@ -659,23 +662,28 @@ export class EventRepository {
 
   /**
    * Rebuilds the search index rows of the events `ids` from their texts (SPEC §4.4: title, excerpt, description),
-   * inside the write's transaction, two reads and a few statements for every 500 events (an event that no longer
-   * exists loses its rows).
+   * inside the write's transaction: one read (each event's row with its translations) and a few statements for every
+   * 500 events (an event that no longer exists loses its rows; `fresh`, those the write created, have none yet).
    */
-  async reindexSearch(manager: EntityManager, ids: readonly number[]): Promise<void> {
+  async reindexSearch(manager: EntityManager, ids: readonly number[], fresh?: ReadonlySet<number>): Promise<void> {
     for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
       const chunk = ids.slice(offset, offset + SEARCH_BATCH);
-      const marks = chunk.map(() => '?').join(', ');
-      const events: Record<string, unknown>[] = await manager.query(`SELECT id, original_lang, start_utc FROM events WHERE id IN (${marks})`, [...chunk]);
-      const rows: Record<string, unknown>[] = await manager.query(`SELECT event_id, lang, name, description, excerpt FROM event_translations WHERE event_id IN (${marks})`, [...chunk]);
+      const rows: Record<string, unknown>[] = await manager.query(
+        `SELECT e.id, e.original_lang, e.start_utc, t.lang, t.name, t.description, t.excerpt FROM events e LEFT JOIN event_translations t ON t.event_id = e.id WHERE e.id IN (${chunk.map(() => '?').join(', ')})`,
+        [...chunk],
+      );
       const texts = new Map<number, { lang: string; name: string | null; description: string | null; excerpt: string | null }[]>();
+      const originals = new Map<number, string>();
+      const starts = new Map<number, string>();
       for (const row of rows) {
-        const id = Number(row['event_id']);
-        const text = { lang: String(row['lang']), name: row['name'] as string | null, description: row['description'] as string | null, excerpt: row['excerpt'] as string | null };
-        texts.set(id, [...(texts.get(id) ?? []), text]);
+        const id = Number(row['id']);
+        if (!originals.has(id)) {
+          originals.set(id, String(row['original_lang']));
+          starts.set(id, sqlDateTime(parseUtcWallClock(row['start_utc'])));
+          texts.set(id, []);
+        }
+        if (row['lang'] !== null) texts.get(id)?.push({ lang: String(row['lang']), name: row['name'] as string | null, description: row['description'] as string | null, excerpt: row['excerpt'] as string | null });
       }
-      const originals = new Map(events.map((row) => [Number(row['id']), String(row['original_lang'])]));
-      const starts = new Map(events.map((row) => [Number(row['id']), sqlDateTime(parseUtcWallClock(row['start_utc']))]));
       await rebuildSearchRows(
         manager,
         'event',
@@ -685,6 +693,7 @@ export class EventRepository {
           return original === undefined ? [] : recordSearchEntries(texts.get(id) ?? [], original);
         },
         (id) => starts.get(id) ?? null,
+        fresh,
       );
     }
   }

@@ -103,9 +103,9 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
 
   /**
    * Rebuilds the search index rows of the records `ids` from their texts and searchable fields, inside the write's
-   * transaction (a record that no longer exists loses its rows).
+   * transaction (a record that no longer exists loses its rows; `fresh`, those the write created, have none yet).
    */
-  async reindexSearch(manager: EntityManager, ids: readonly number[]): Promise<void> {
+  async reindexSearch(manager: EntityManager, ids: readonly number[], fresh?: ReadonlySet<number>): Promise<void> {
     for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
       const chunk = ids.slice(offset, offset + SEARCH_BATCH);
       const records = new Map((await this.loader.load(chunk, manager)).map((record) => [record.id, record]));
@@ -113,7 +113,7 @@ export class RecordRepository<E extends RecordEntity, T extends RecordTranslatio
         const record = records.get(id);
         if (!record) return [];
         return recordSearchEntries(record.translations, record.originalLang, this.searchFields.map((field) => record[field] as unknown as string | null));
-      });
+      }, undefined, fresh);
     }
   }
 

@@ -29,9 +29,10 @@ export interface RecordRules<E extends RecordEntity, W extends RecordWriteDto> {
   afterRemove?(manager: EntityManager, record: E): Promise<void>;
   /**
    * Rebuilds the search rows of the records `ids` from what the write left, all at once (default: name, description
-   * and the kind's fields); a record the write deleted loses its rows.
+   * and the kind's fields); a record the write deleted loses its rows; `fresh`, the records it created, have none
+   * to remove.
    */
-  reindex?(manager: EntityManager, ids: readonly number[]): Promise<void>;
+  reindex?(manager: EntityManager, ids: readonly number[], fresh: ReadonlySet<number>): Promise<void>;
 }
 
 /**
@@ -57,10 +58,10 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
    * (the `WriteCoordinator` applies every write's effects). Called once, at start-up.
    */
   registerEffects(): void {
-    const reindex = this.rules.reindex ?? ((manager: EntityManager, ids: readonly number[]) => this.repository.reindexSearch(manager, ids));
+    const reindex = this.rules.reindex ?? ((manager: EntityManager, ids: readonly number[], fresh: ReadonlySet<number>) => this.repository.reindexSearch(manager, ids, fresh));
     this.deps.transactions.coordinator.register(`search rows of ${this.kind.path}`, async (manager, effects) => {
       const ids = effects.reindexed(this.kind.kind);
-      if (ids.length > 0) await reindex(manager, ids);
+      if (ids.length > 0) await reindex(manager, ids, effects.created(this.kind.kind));
     });
   }
 

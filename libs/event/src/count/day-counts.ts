@@ -34,13 +34,17 @@ export class DayCounts implements OnApplicationBootstrap {
     await this.countAllIfStale();
   }
 
-  /** Brings what the events `ids` count for in line with what they are now (an event that is gone counts for nothing). */
-  async retally(manager: EntityManager, ids: Iterable<number>): Promise<void> {
+  /**
+   * Brings what the events `ids` count for in line with what they are now (an event that is gone counts for nothing).
+   * `fresh`: events the write created, which count for nothing yet (no tally to take back is read for them).
+   */
+  async retally(manager: EntityManager, ids: Iterable<number>, fresh: ReadonlySet<number> = new Set()): Promise<void> {
     const all = [...new Set(ids)];
     for (let offset = 0; offset < all.length; offset += BATCH) {
       const chunk = all.slice(offset, offset + BATCH);
-      const marks = chunk.map(() => '?').join(', ');
-      const before: Row[] = await manager.query(`SELECT event_id, audiences, day, length, filter_keys FROM event_tallies WHERE event_id IN (${marks})`, chunk);
+      const counted = chunk.filter((id) => !fresh.has(id));
+      const before: Row[] =
+        counted.length === 0 ? [] : await manager.query(`SELECT event_id, audiences, day, length, filter_keys FROM event_tallies WHERE event_id IN (${counted.map(() => '?').join(', ')})`, counted);
       const now = await this.events.tallied(manager, chunk);
       const ancestors = await this.terms.ancestors(manager, [...now.values()].flatMap((event) => event.terms));
       const deltas = new CountDeltas();
@@ -66,12 +70,14 @@ export class DayCounts implements OnApplicationBootstrap {
 
   /**
    * The events counted under a term (linked to it or to one of its descendants) tallied again: after the term moved
-   * in the tree of categories or was deleted, they count for other ancestors.
+   * in the tree of categories or was deleted, they count for other ancestors. Returns the events tallied.
    */
-  async retallyUnderTerms(manager: EntityManager, termIds: readonly number[]): Promise<void> {
-    if (termIds.length === 0) return;
+  async retallyUnderTerms(manager: EntityManager, termIds: readonly number[]): Promise<number[]> {
+    if (termIds.length === 0) return [];
     const rows: Row[] = await manager.query(`SELECT event_id FROM event_tallies WHERE ${termIds.map(() => 'filter_keys LIKE ?').join(' OR ')}`, termIds.map((id) => `%,k${id},%`));
-    await this.retally(manager, rows.map((row) => Number(row['event_id'])));
+    const ids = rows.map((row) => Number(row['event_id']));
+    await this.retally(manager, ids);
+    return ids;
   }
 
   /**

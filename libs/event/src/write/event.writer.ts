@@ -51,7 +51,7 @@ export class EventWriter implements OnModuleInit {
       afterWrite: (manager, event, input, scope, isCreate, previous) => this.afterWrite(manager, event, input, scope, isCreate, previous),
       afterRemove: (manager, event) => this.afterRemove(manager, event),
       // Events are indexed by their title, excerpt and description (SPEC §4.4).
-      reindex: (manager, ids) => this.events.reindexSearch(manager, ids),
+      reindex: (manager, ids, fresh) => this.events.reindexSearch(manager, ids, fresh),
     });
   }
 
@@ -88,8 +88,11 @@ export class EventWriter implements OnModuleInit {
     coordinator.register('list totals per day', async (manager, effects) => {
       const events = effects.changes.filter((change) => change.kind === 'event').map((change) => change.id);
       const moved = effects.changes.filter((change) => (change.kind === 'category' && change.action === 'updated') || ((change.kind === 'category' || change.kind === 'tag') && change.action === 'deleted'));
-      await this.dayCounts.retallyUnderTerms(manager, moved.map((change) => change.id));
-      await this.dayCounts.retally(manager, events);
+      const retallied = await this.dayCounts.retallyUnderTerms(manager, moved.map((change) => change.id));
+      // An event created by the write counts for nothing yet, unless tallied just above.
+      const fresh = effects.created('event');
+      for (const id of retallied) fresh.delete(id);
+      await this.dayCounts.retally(manager, events, fresh);
     });
     this.termLinks.register({
       termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId),
@@ -186,9 +189,10 @@ export class EventWriter implements OnModuleInit {
         throw ApiException.invalidParams({ post_parent: 'must be the id of another existing event, or 0' });
       }
     }
-    if (input.venue !== undefined) await this.events.setLinks(manager, 'venue', event.id, await this.linkItems(manager, 'venue', input.venue, scope));
-    if (input.organizer !== undefined) await this.events.setLinks(manager, 'organizer', event.id, await this.linkItems(manager, 'organizer', input.organizer, scope));
-    const before = (await this.events.links([event.id], manager)).terms.get(event.id) ?? [];
+    if (input.venue !== undefined) await this.events.setLinks(manager, 'venue', event.id, await this.linkItems(manager, 'venue', input.venue, scope), isCreate);
+    if (input.organizer !== undefined) await this.events.setLinks(manager, 'organizer', event.id, await this.linkItems(manager, 'organizer', input.organizer, scope), isCreate);
+    // An event this write created has no terms yet.
+    const before = isCreate ? [] : ((await this.events.links([event.id], manager)).terms.get(event.id) ?? []);
     let after = before;
     if (input.categories !== undefined || input.tags !== undefined) {
       const current = await this.termRepository.findByIds(before, manager);
@@ -205,7 +209,7 @@ export class EventWriter implements OnModuleInit {
     // The terms' rows are locked before the links are written: writing a link takes a shared lock on its term
     // (the foreign key), and two writes that both held it and then asked for the row's lock would deadlock.
     if (counted) await this.termRepository.lockForCount(manager, [...before, ...after]);
-    if (after !== before) await this.events.setLinks(manager, 'term', event.id, after);
+    if (after !== before && !(isCreate && after.length === 0)) await this.events.setLinks(manager, 'term', event.id, after, isCreate);
     const effects = WriteEffects.of(manager).widenSpan(Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
     if (counted) effects.recount([...before, ...after]);
     await this.writeSeries(manager, event, input, scope, isCreate, previous);

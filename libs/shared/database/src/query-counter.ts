@@ -18,10 +18,25 @@ export function inBackground<T>(work: () => Promise<T>): Promise<T> {
  */
 export class QueryCounter implements Logger {
   count = 0;
+  /** The statements themselves, while a test records them (`record`). */
+  private recorded: string[] | null = null;
 
-  logQuery(): void {
+  logQuery(query: string): void {
     if (background.get()) return;
     this.count += 1;
+    this.recorded?.push(query);
+  }
+
+  /** The statements `work` sends (besides any sent meanwhile by other requests), in order. */
+  async record(work: () => Promise<unknown>): Promise<string[]> {
+    const recorded: string[] = [];
+    this.recorded = recorded;
+    try {
+      await work();
+    } finally {
+      this.recorded = null;
+    }
+    return recorded;
   }
   logQueryError(): void {
     return;

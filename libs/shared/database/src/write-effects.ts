@@ -77,6 +77,17 @@ export class WriteEffects {
     return [...this.byRecord.values()];
   }
 
+  /**
+   * The records of `kind` this write created. Their ids are new (ids are never given twice, and records with rows
+   * keyed by their id elsewhere, events, venues and organizers, are never deleted for good), so no row derived from
+   * them exists outside what this write made: what rebuilds such rows need not remove any first.
+   */
+  created(kind: ChangedKind): Set<number> {
+    const ids = new Set<number>();
+    for (const change of this.byRecord.values()) if (change.kind === kind && change.action === 'created') ids.add(change.id);
+    return ids;
+  }
+
   recount(termIds: Iterable<number>): this {
     for (const id of termIds) this.terms.add(id);
     return this;

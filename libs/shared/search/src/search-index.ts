@@ -9,6 +9,7 @@ export const SEARCH_BATCH = 500;
  * exists), inside the write's transaction, so a write is searchable at once: one delete and a few multi-row inserts
  * for every 500 records, however many a write (a series, a batch of the seed) rebuilds. `startOf` gives an event's
  * start as stored (each row carries it, for lists that search a window: see `SearchSql.starts`); other kinds none.
+ * `fresh`: records the write created, which have no rows yet (`WriteEffects.created`): none are deleted for them.
  */
 export async function rebuildSearchRows(
   manager: EntityManager,
@@ -16,10 +17,12 @@ export async function rebuildSearchRows(
   ids: readonly number[],
   entriesOf: (id: number) => SearchEntry[],
   startOf: (id: number) => string | null = () => null,
+  fresh: ReadonlySet<number> = new Set(),
 ): Promise<void> {
   for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
     const chunk = ids.slice(offset, offset + SEARCH_BATCH);
-    await manager.query(`DELETE FROM search_tokens WHERE kind = ? AND record_id IN (${chunk.map(() => '?').join(', ')})`, [kind, ...chunk]);
+    const kept = chunk.filter((id) => !fresh.has(id));
+    if (kept.length > 0) await manager.query(`DELETE FROM search_tokens WHERE kind = ? AND record_id IN (${kept.map(() => '?').join(', ')})`, [kind, ...kept]);
     const rows = chunk.flatMap((id) => {
       const start = startOf(id);
       return entriesOf(id).map((entry) => [kind, entry.token, id, entry.lang, entry.original ? 1 : 0, start]);
