@@ -402,15 +402,20 @@ export class EventRepository {
     return this.dataSource.options.type === 'mysql' ? `TIMESTAMPDIFF(SECOND, '1970-01-01 00:00:00', ${column})` : `CAST(strftime('%s', ${column}) AS INTEGER)`;
   }
 
-  /** What the per-day list totals read of each event that exists (`TalliedEvent`), inside `manager`'s transaction. */
-  async tallied(manager: EntityManager, ids: readonly number[]): Promise<Map<number, TalliedEvent>> {
+  /**
+   * What the per-day list totals read of each event that exists (`TalliedEvent`), inside `manager`'s transaction.
+   * Inside a write, in one statement: its links from the lists on its row, which the write's first applier
+   * (`refreshLinkLists`) has made equal to its link rows for every event the write changed or touched. With
+   * `linkRows` (counting every event again, when what was counted is not known to be right), from the link rows.
+   */
+  async tallied(manager: EntityManager, ids: readonly number[], { linkRows = false }: { linkRows?: boolean } = {}): Promise<Map<number, TalliedEvent>> {
     const found = new Map<number, TalliedEvent>();
     if (ids.length === 0) return found;
     const rows: Record<string, unknown>[] = await manager.query(
-      `SELECT id, status, hide_from_listings, featured, ${this.seconds('start_utc')} AS start_s, ${this.seconds('end_utc')} AS end_s FROM events WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      `SELECT r.id, r.status, r.hide_from_listings, r.featured, ${this.seconds('r.start_utc')} AS start_s, ${this.seconds('r.end_utc')} AS end_s, ${LINK_COLUMNS} FROM events r WHERE r.id IN (${ids.map(() => '?').join(', ')})`,
       [...ids],
     );
-    const links = await this.links(rows.map((row) => Number(row['id'])), manager);
+    const links = linkRows ? await this.links(rows.map((row) => Number(row['id'])), manager) : linksOf(new Map(rows.map((row) => [Number(row['id']), row])));
     for (const row of rows) {
       const id = Number(row['id']);
       found.set(id, {

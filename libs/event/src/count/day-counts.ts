@@ -37,15 +37,16 @@ export class DayCounts implements OnApplicationBootstrap {
   /**
    * Brings what the events `ids` count for in line with what they are now (an event that is gone counts for nothing).
    * `fresh`: events the write created, which count for nothing yet (no tally to take back is read for them).
+   * `linkRows`: their links read from the link rows, not from the lists on their rows (`EventRepository.tallied`).
    */
-  async retally(manager: EntityManager, ids: Iterable<number>, fresh: ReadonlySet<number> = new Set()): Promise<void> {
+  async retally(manager: EntityManager, ids: Iterable<number>, { fresh = new Set(), linkRows = false }: { fresh?: ReadonlySet<number>; linkRows?: boolean } = {}): Promise<void> {
     const all = [...new Set(ids)];
     for (let offset = 0; offset < all.length; offset += BATCH) {
       const chunk = all.slice(offset, offset + BATCH);
       const counted = chunk.filter((id) => !fresh.has(id));
       const before: Row[] =
         counted.length === 0 ? [] : await manager.query(`SELECT event_id, audiences, day, length, filter_keys FROM event_tallies WHERE event_id IN (${counted.map(() => '?').join(', ')})`, counted);
-      const now = await this.events.tallied(manager, chunk);
+      const now = await this.events.tallied(manager, chunk, { linkRows });
       const ancestors = await this.terms.ancestors(manager, [...now.values()].flatMap((event) => event.terms));
       const deltas = new CountDeltas();
       for (const row of before) deltas.add(storedTally(row), -1);
@@ -99,7 +100,8 @@ export class DayCounts implements OnApplicationBootstrap {
         const rows: Row[] = await manager.query('SELECT id FROM events WHERE id > ? ORDER BY id LIMIT 2000', [after]);
         if (rows.length === 0) break;
         const ids = rows.map((row) => Number(row['id']));
-        await this.retally(manager, ids);
+        // Every event counted anew from its rows, links included: nothing counted before is taken for right.
+        await this.retally(manager, ids, { linkRows: true });
         after = ids[ids.length - 1];
       }
       await manager.query('UPDATE event_tally_state SET zone = ?, scheme = ? WHERE id = 1', [zone, TALLY_SCHEME]);

@@ -92,7 +92,7 @@ export class EventWriter implements OnModuleInit {
       // An event created by the write counts for nothing yet, unless tallied just above.
       const fresh = effects.created('event');
       for (const id of retallied) fresh.delete(id);
-      await this.dayCounts.retally(manager, events, fresh);
+      await this.dayCounts.retally(manager, events, { fresh });
     });
     this.termLinks.register({
       termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId),
