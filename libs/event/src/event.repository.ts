@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchSql, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { ChangeRange, DataVersions, parseSlots, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
+import { ChangeRange, DataVersions, parseSlots, partsSubquery, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
@@ -254,31 +254,40 @@ export class EventRepository {
    * from the events. `alongside`: another filter over the same days (the list's window alone) whose total the
    * same statement also gives when the totals per day count both.
    */
-  async countAtVersion(filter: EventListFilter, alongside?: EventListFilter): Promise<{ count: number; slots: number[]; alongside?: number }> {
+  async countAtVersion(filter: EventListFilter, alongside?: EventListFilter, { versions = false }: { versions?: boolean } = {}): Promise<{ count: number; slots: number[]; alongside?: number; versions?: DataVersions }> {
+    const type = this.dataSource.options.type;
+    // With `versions`, the versions of the data's parts too: with the slots, every data version the statement saw.
+    const parts = versions ? `, ${partsSubquery(type)} AS versions_parts` : '';
+    const read = (row: Record<string, unknown>) => ({
+      count: Number(row['count']),
+      slots: parseSlots(row['slots']),
+      versions: versions ? versionsFromRow({ versions_slots: row['slots'], versions_parts: row['versions_parts'] }) : undefined,
+    });
     const byDays = this.perDay(filter);
     const other = byDays && alongside ? this.perDay(alongside) : null;
     if (byDays && other && other.key !== byDays.key && other.column === byDays.column && other.first === byDays.first && other.last === byDays.last) {
       // Both from the same days of the totals: one statement reads the two.
       const [row] = await this.dataSource.query(
-        `SELECT COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS count, COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS alongside, ${slotsSubquery(this.dataSource.options.type)} AS slots FROM event_day_counts WHERE filter_key IN (?, ?) AND day BETWEEN ? AND ? AND day + length <= ?`,
+        `SELECT COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS count, COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS alongside, ${slotsSubquery(type)} AS slots${parts} FROM event_day_counts WHERE filter_key IN (?, ?) AND day BETWEEN ? AND ? AND day + length <= ?`,
         [byDays.key, other.key, byDays.key, other.key, byDays.first, byDays.last, byDays.last],
       );
-      return { count: Number(row.count), slots: parseSlots(row.slots), alongside: Number(row.alongside) };
+      return { ...read(row), alongside: Number(row.alongside) };
     }
     if (byDays) {
       const [row] = await this.dataSource.query(
-        `SELECT COALESCE(SUM(${byDays.column}), 0) AS count, ${slotsSubquery(this.dataSource.options.type)} AS slots FROM event_day_counts WHERE filter_key = ? AND day BETWEEN ? AND ? AND day + length <= ?`,
+        `SELECT COALESCE(SUM(${byDays.column}), 0) AS count, ${slotsSubquery(type)} AS slots${parts} FROM event_day_counts WHERE filter_key = ? AND day BETWEEN ? AND ? AND day + length <= ?`,
         [byDays.key, byDays.first, byDays.last, byDays.last],
       );
-      return { count: Number(row.count), slots: parseSlots(row.slots) };
+      return read(row);
     }
-    const searched = this.searchedCount(filter);
+    const searched = this.searchedCount(filter, versions);
     if (searched) {
       const [row] = await this.dataSource.query(searched[0], searched[1]);
-      return { count: Number(row.count), slots: parseSlots(row.slots) };
+      return read(row);
     }
-    const row = await this.filtered(filter).select('COUNT(*)', 'count').addSelect(slotsSubquery(this.dataSource.options.type), 'slots').getRawOne();
-    return { count: Number(row.count), slots: parseSlots(row.slots) };
+    const counting = this.filtered(filter).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
+    if (versions) counting.addSelect(partsSubquery(type), 'versions_parts');
+    return read((await counting.getRawOne<Record<string, unknown>>()) ?? {});
   }
 
   /** How a list's search words are stated on events: their index rows by start within the list's bounds. */
@@ -301,16 +310,17 @@ export class EventRepository {
    * the optimizer, which cannot tell how many rows of a word start within the bounds, chose the window. Null when
    * the list is not such a one.
    */
-  private searchedCount(filter: EventListFilter): [string, unknown[]] | null {
+  private searchedCount(filter: EventListFilter, versions = false): [string, unknown[]] | null {
     const starts = startBounds(filter);
     if (this.dataSource.options.type !== 'mysql' || !filter.search?.length || (starts.from === undefined && starts.to === undefined)) return null;
     const [first, ...rest] = filter.search;
     const [set] = searchConditions([first], { ...this.searchSql(filter), asSet: true });
     const [setSql, setParams] = this.dataSource.driver.escapeQueryWithParameters(set.sql, set.params, {});
-    const [sql, params] = this.filtered({ ...filter, search: rest.length > 0 ? rest : undefined })
+    const counting = this.filtered({ ...filter, search: rest.length > 0 ? rest : undefined })
       .select('COUNT(*)', 'count')
-      .addSelect(slotsSubquery('mysql'), 'slots')
-      .getQueryAndParameters();
+      .addSelect(slotsSubquery('mysql'), 'slots');
+    if (versions) counting.addSelect(partsSubquery('mysql'), 'versions_parts');
+    const [sql, params] = counting.getQueryAndParameters();
     // The statement's only parameters before its FROM are the set's, placed there.
     const from = 'FROM `events` `e`';
     if (!sql.includes(from)) return null;

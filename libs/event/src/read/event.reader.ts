@@ -173,8 +173,8 @@ export class EventReader {
     return this.deps.counts.countSince(
       totalKey(filter),
       versions,
-      async () => {
-        const counted = await this.events.countAtVersion(filter, alongside ?? undefined);
+      async (versions) => {
+        const counted = await this.events.countAtVersion(filter, alongside ?? undefined, { versions });
         // The window's total, when the same statement gave it, is kept too: deciding how to read the page then costs none.
         return { ...counted, also: alongside && counted.alongside !== undefined ? [{ key: totalKey(alongside), count: counted.alongside }] : undefined };
       },

@@ -129,6 +129,35 @@ describe('CountMemo', () => {
       expect(calls).toEqual(['count@2,1', 'catch up 2,1..2,3', 'count@1,9', 'count@6,5']);
     });
 
+    it('reads the versions in the count when the read has none yet and nothing is kept under the key, and keeps the total under them', async () => {
+      const versions = new Versions();
+      let reads = 0;
+      versions.read = async () => {
+        reads += 1;
+        return { global: 3, parts: { venues: 1 }, slots: [2, 1] };
+      };
+      const memo = new CountMemo(versions, 10);
+      const asked: boolean[] = [];
+      const counted = (count: number) => async (withVersions: boolean) => {
+        asked.push(withVersions);
+        return { count, slots: [2, 1], versions: withVersions ? { global: 3, parts: { venues: 1 }, slots: [2, 1] } : undefined };
+      };
+      const first: VersionsHolder = {};
+      expect(await memo.countSince('a', first, counted(10), async () => null)).toBe(10);
+      // The count's versions are the read's: what else it keeps or finds per version needs no read of its own.
+      expect(await first.dataVersions).toEqual({ global: 3, parts: { venues: 1 }, slots: [2, 1] });
+      // Kept under them: a read with no versions yet reads them (one statement) to check the kept total, and finds it.
+      const second: VersionsHolder = {};
+      expect(await memo.countSince('a', second, counted(99), async () => null)).toBe(10);
+      expect([asked, reads]).toEqual([[true], 1]);
+      // A count that cannot read the versions (`count`) has them read first, as before.
+      const third: VersionsHolder = {};
+      expect(await memo.count('b', async () => 5, third)).toBe(5);
+      expect(reads).toBe(2);
+      // Asked for the versions and not given them: an error, never a total kept under no version.
+      await expect(memo.countSince('c', {}, async () => ({ count: 1, slots: [2, 1] }), async () => null)).rejects.toThrow('did not read the data versions');
+    });
+
     it('counts every time when off', async () => {
       const memo = new CountMemo(new Versions(), 0);
       let counts = 0;

@@ -1,6 +1,6 @@
 import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
 import type { VersionsHolder } from '@calendar/shared/http';
-import { dataVersionsFor, DataVersionSource } from './data-version';
+import { DataVersions, dataVersionsFor, DataVersionSource, holdDataVersions } from './data-version';
 
 /**
  * A full count and the slots' counts of writes it was taken at (null: the version the read saw); `also`, other
@@ -10,6 +10,8 @@ export interface Counted {
   count: number;
   slots: readonly number[] | null;
   also?: { key: string; count: number }[];
+  /** Every data version the count saw, when it was asked to read them (see `countSince`). */
+  versions?: DataVersions;
 }
 
 /**
@@ -38,7 +40,7 @@ export class CountMemo {
    */
   async count(key: string, compute: () => Promise<number>, read: VersionsHolder = {}): Promise<number> {
     if (this.capacity === 0) return compute();
-    return this.countSince(key, read, async () => ({ count: await compute(), slots: null }), async () => null);
+    return this.countSince(key, read, async () => ({ count: await compute(), slots: null }), async () => null, { readsVersions: false });
   }
 
   /**
@@ -46,16 +48,33 @@ export class CountMemo {
    * with the slots' counts of writes it was taken at (`DataVersions.slots`, read in the same statement so that the
    * two agree exactly; null: the version the read saw); after writes, `catchUp(from, to)` gives the change of
    * the total between the two states when it can be had without a full count (the writes only added events: count
-   * those), or null, and the total is then counted again.
+   * those), or null, and the total is then counted again. `counted(true)` is asked when the read has no data
+   * versions yet and nothing is kept under the key: the count then reads every data version in its statement
+   * (`Counted.versions`), and they become the read's (`holdDataVersions`).
    */
   async countSince(
     key: string,
     read: VersionsHolder,
-    counted: () => Promise<Counted>,
+    counted: (withVersions: boolean) => Promise<Counted>,
     catchUp: (from: readonly number[], to: readonly number[]) => Promise<number | null>,
+    /** Whether `counted(true)` reads every data version with the count (`Counted.versions`). */
+    { readsVersions = true }: { readsVersions?: boolean } = {},
   ): Promise<number> {
+    // Nothing kept under the key and no versions read yet for this read (a list never asked before): no version to
+    // check against, so the count itself reads the versions, in its statement, and they become the read's. One round
+    // trip fewer; the versions are exactly those the count is true at.
+    if (readsVersions && read.dataVersions === undefined && (this.capacity === 0 || !this.entries.peek(key))) {
+      const result = await counted(true);
+      if (!result.versions) throw new Error(`The count of ${key} did not read the data versions it was asked for`);
+      holdDataVersions(read, result.versions);
+      if (this.capacity > 0) {
+        this.keep(key, { count: result.count, version: result.versions.global, slots: result.versions.slots });
+        for (const other of result.also ?? []) this.keep(other.key, { count: other.count, version: result.versions.global, slots: result.versions.slots });
+      }
+      return result.count;
+    }
     const current = await dataVersionsFor(read, this.versions);
-    if (this.capacity === 0) return (await counted()).count;
+    if (this.capacity === 0) return (await counted(false)).count;
     const version = current.global;
     const found = this.entries.peek(key);
     if (this.entries.get(key, (entry) => entry.version === version)) return (found as { count: number }).count;
@@ -66,7 +85,7 @@ export class CountMemo {
       // Catching up needs the writes since the kept total: every slot's count then is at most the current one.
       const from = found && found.version < version && found.slots?.every((writes, slot) => writes <= (current.slots[slot] ?? 0)) ? found.slots : undefined;
       const change = from ? await catchUp(from, current.slots) : null;
-      const result = found && change !== null ? { count: found.count + change, version, slots: current.slots } : await this.taken(counted, current.global);
+      const result = found && change !== null ? { count: found.count + change, version, slots: current.slots } : await this.taken(() => counted(false), current.global);
       this.keep(key, result);
       for (const other of result.also ?? []) this.keep(other.key, { count: other.count, version: result.version, slots: result.slots });
       return result.count;

@@ -107,8 +107,17 @@ export function parseSlots(value: unknown): number[] {
  * `group_concat_max_len` (1,024 bytes by default) and be cut short.
  */
 export function versionsColumns(type: DataSource['options']['type']): string {
+  return `${slotsSubquery(type)} AS versions_slots, ${partsSubquery(type)} AS versions_parts`;
+}
+
+/**
+ * A scalar subquery giving the versions of the data's parts (`DataVersions.parts`), for a statement that reads them
+ * with its own rows; `versionsFromRow` reads its value back as `versions_parts`, with `slotsSubquery`'s as
+ * `versions_slots`.
+ */
+export function partsSubquery(type: DataSource['options']['type']): string {
   const parts = type === 'mysql' ? `CONCAT_WS(':', ${DATA_PARTS.map((part) => `SUM(${part})`).join(', ')})` : DATA_PARTS.map((part) => `sum(${part})`).join(" || ':' || ");
-  return `${slotsSubquery(type)} AS versions_slots, (SELECT ${parts} FROM version_slots) AS versions_parts`;
+  return `(SELECT ${parts} FROM version_slots)`;
 }
 
 /** The data versions from a row that selected `versionsColumns`. */
