@@ -20,7 +20,8 @@ export interface Counted {
  * total read back under the current version is the count a new scan would give. Pages of one filter, and the
  * same filter asked again, then cost one primary-key read instead of a scan of every matching row.
  *
- * Identical counts asked at the same moment share one query. The map is bounded by entries, oldest first out.
+ * Identical counts asked at the same moment share one query (once a total was kept under their key: see
+ * `countSince`). The map is bounded by entries, oldest first out.
  */
 export class CountMemo {
   private readonly entries: BoundedMap<{ version: number; slots?: readonly number[]; count: number }>;
@@ -62,7 +63,9 @@ export class CountMemo {
   ): Promise<number> {
     // Nothing kept under the key and no versions read yet for this read (a list never asked before): no version to
     // check against, so the count itself reads the versions, in its statement, and they become the read's. One round
-    // trip fewer; the versions are exactly those the count is true at.
+    // trip fewer; the versions are exactly those the count is true at. Not shared with an identical count already
+    // running: that one may have begun before this read was asked for, and its versions could miss a write the
+    // caller committed just before (each read sees every write committed before it was asked for).
     if (readsVersions && read.dataVersions === undefined && (this.capacity === 0 || !this.entries.peek(key))) {
       const result = await counted(true);
       if (!result.versions) throw new Error(`The count of ${key} did not read the data versions it was asked for`);
