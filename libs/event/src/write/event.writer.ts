@@ -209,7 +209,7 @@ export class EventWriter implements OnModuleInit {
     // The terms' rows are locked before the links are written: writing a link takes a shared lock on its term
     // (the foreign key), and two writes that both held it and then asked for the row's lock would deadlock.
     if (counted) await this.termRepository.lockForCount(manager, [...before, ...after]);
-    if (after !== before && !(isCreate && after.length === 0)) await this.events.setLinks(manager, 'term', event.id, after, isCreate);
+    if (after !== before) await this.events.setLinks(manager, 'term', event.id, after, isCreate);
     const effects = WriteEffects.of(manager).widenSpan(Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
     if (counted) effects.recount([...before, ...after]);
     await this.writeSeries(manager, event, input, scope, isCreate, previous);
