@@ -5,6 +5,7 @@ export * from './event-dates';
 export * from './event.module';
 export * from './event.service';
 export * from './read/event-grid';
+export * from './read/event.presenter';
 export * from './read/event-list-query';
 export * from './event.repository';
 export * from './recurrence/clock';

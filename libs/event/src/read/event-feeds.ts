@@ -30,7 +30,8 @@ export class EventFeeds {
     private readonly presenter: EventPresenter,
     private readonly terms: TermService,
   ) {
-    this.vevents = caches.revisions('event VEVENTs', deps.config.renderCacheBytes);
+    // As the JSON renderings: kept when made a second time.
+    this.vevents = caches.revisions('event VEVENTs', deps.config.renderCacheBytes, { admission: 'second sight' });
   }
 
   /**

@@ -68,7 +68,9 @@ export class EventPresenter {
     private readonly organizers: OrganizerService,
     private readonly terms: TermService,
   ) {
-    this.kept = caches.revisions('event renderings', deps.config.renderCacheBytes);
+    // Kept when rendered a second time: lists of windows and filters no one asks twice render events never shown
+    // again, and keeping each would push out the ones asked often and cost the collector an entry that dies old.
+    this.kept = caches.revisions('event renderings', deps.config.renderCacheBytes, { admission: 'second sight' });
   }
 
   /** Events as JSON answers, in the order of `heads` (an event deleted since its head was read is left out). */

@@ -1,4 +1,4 @@
-import { BoundedMap, entryKey } from './bounded-map';
+import { BoundedMap, entryKey, SeenKeys } from './bounded-map';
 
 describe('BoundedMap by bytes, least recently used out first (the response cache)', () => {
   const sized = (maxBytes: number) =>
@@ -56,5 +56,57 @@ describe('BoundedMap by entries, oldest out first', () => {
     expect(map.stats('embedded records')).toEqual({ name: 'embedded records', entries: 2, used: 2, capacity: 2, unit: 'entries', hits: 2, misses: 2 });
     map.resize(0);
     expect([map.set('venues|fr|10', { version: 1 }), map.size, map.used]).toEqual([false, 0, 0]);
+  });
+});
+
+describe('BoundedMap with admission on second sight (renderings of events)', () => {
+  const seeing = (capacity: number) => new BoundedMap<string>(capacity, { unit: 'bytes', admission: 'second sight' });
+
+  it('keeps a key the second time it is offered, and a held key at every new value', () => {
+    const cache = seeing(100);
+    expect([cache.set('a', 'one', 3), cache.get('a'), cache.size]).toEqual([false, undefined, 0]);
+    // Asked for and missed again: asking does not count, offering does.
+    expect(cache.get('a')).toBeUndefined();
+    expect([cache.set('a', 'two', 3), cache.get('a'), cache.size, cache.used]).toEqual([true, 'two', 1, 3]);
+    expect([cache.set('a', 'three', 5), cache.get('a'), cache.used]).toEqual([true, 'three', 5]);
+    expect([cache.set('b', 'one', 3), cache.get('b'), cache.get('a')]).toEqual([false, undefined, 'three']);
+  });
+
+  it('still keeps nothing with a capacity of 0, and its byte budget once keys are admitted', () => {
+    const off = seeing(0);
+    expect([off.set('a', 'x', 1), off.set('a', 'x', 1), off.size]).toEqual([false, false, 0]);
+    const cache = seeing(10);
+    for (const key of ['a', 'b', 'c', 'a', 'b', 'c']) cache.set(key, key, 4);
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.used]).toEqual([undefined, 'b', 'c', 8]);
+  });
+
+  it('lets keys offered once pass through without pushing out the ones offered twice', () => {
+    // Room for 60: the 30 offered twice, and the few offered once that the filter takes for seen (about 1 in 400).
+    const cache = seeing(60 * 10);
+    const often = Array.from({ length: 30 }, (_, index) => `often ${index}`);
+    for (const key of [...often, ...often]) cache.set(key, key, 10);
+    let kept = 0;
+    for (let index = 0; index < 4_000; index += 1) if (cache.set(`once ${index}`, 'x', 10)) kept += 1;
+    expect(often.filter((key) => cache.get(key) === key)).toEqual(often);
+    expect(kept).toBeLessThan(30);
+    expect(cache.size).toBe(30 + kept);
+  });
+});
+
+describe('SeenKeys', () => {
+  it('tells a key seen before from a new one, and forgets all after a sixteenth of its bits in keys', () => {
+    const seen = new SeenKeys(1 << 12);
+    const keys = Array.from({ length: 256 }, (_, index) => entryKey(index, 'fr', 'http://a.example', 'open', 'list'));
+    // A few new keys are taken for seen (their two bits set by others): about 1 in 200 while it fills.
+    expect(keys.map((key) => seen.seenBefore(key)).filter(Boolean).length).toBeLessThanOrEqual(6);
+    expect(keys.every((key) => seen.seenBefore(key))).toBe(true);
+    // New keys beyond 256 taken empty it first: the old ones are forgotten.
+    for (let index = 0; index < 16; index += 1) expect(seen.seenBefore(`more ${index}`)).toBe(false);
+    expect(keys.filter((key) => seen.seenBefore(key)).length).toBeLessThanOrEqual(6);
+  });
+
+  it('wants a power of two of at least 64 bits', () => {
+    expect(() => new SeenKeys(1000)).toThrow('SeenKeys takes a power of two of at least 64 bits');
+    expect(() => new SeenKeys(32)).toThrow('SeenKeys takes a power of two of at least 64 bits');
   });
 });

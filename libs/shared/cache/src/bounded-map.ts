@@ -18,6 +18,58 @@ export interface BoundedMapOptions<V> {
   refreshOnRead?: boolean;
   /** An entry costing more than this share of the capacity is not kept (one would push out many small ones). */
   largestShare?: number;
+  /**
+   * `second sight`: a key is kept only when it was offered once before, recently (or is held at another value):
+   * what is made once and never asked again (an event of a window no one lists twice) does not push out what is asked
+   * often, nor costs the collector an entry that dies old. Default `always`.
+   */
+  admission?: 'always' | 'second sight';
+}
+
+/**
+ * The keys a map saw lately, for admission on second sight: a Bloom filter of two bits per key in a fixed
+ * bit array (no allocation per key), emptied when it has taken as many keys as a sixteenth of its bits, so that it
+ * remembers the last `bits / 16` keys at most (false positives about 1 in 70 when full).
+ */
+export class SeenKeys {
+  private readonly words: Uint32Array;
+  private taken = 0;
+
+  constructor(private readonly bits = 1 << 18) {
+    if (!Number.isInteger(Math.log2(bits)) || bits < 64) throw new Error('SeenKeys takes a power of two of at least 64 bits');
+    this.words = new Uint32Array(bits / 32);
+  }
+
+  /** Whether the key was seen since the filter was last emptied; it is seen from now on. */
+  seenBefore(key: string): boolean {
+    // FNV-1a over the UTF-16 code units; the second bit from the hash mixed again.
+    let hash = 0x811c9dc5;
+    for (let index = 0; index < key.length; index += 1) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+    const mask = this.bits - 1;
+    const first = (hash >>> 0) & mask;
+    const second = (Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 0) & mask;
+    const seen = this.has(first) && this.has(second);
+    if (!seen) {
+      if (this.taken >= this.bits / 16) {
+        this.words.fill(0);
+        this.taken = 0;
+      }
+      this.words[first >>> 5] |= 1 << (first & 31);
+      this.words[second >>> 5] |= 1 << (second & 31);
+      this.taken += 1;
+    }
+    return seen;
+  }
+
+  /** Forgets every key. */
+  clear(): void {
+    this.words.fill(0);
+    this.taken = 0;
+  }
+
+  private has(bit: number): boolean {
+    return (this.words[bit >>> 5] & (1 << (bit & 31))) !== 0;
+  }
 }
 
 /**
@@ -29,11 +81,15 @@ export class BoundedMap<V> {
   private usedCost = 0;
   private hitCount = 0;
   private missCount = 0;
+  /** With admission on second sight: the keys offered or missed lately. */
+  private readonly seen?: SeenKeys;
 
   constructor(
     private capacityValue: number,
     private readonly options: BoundedMapOptions<V>,
-  ) {}
+  ) {
+    if (options.admission === 'second sight') this.seen = new SeenKeys();
+  }
 
   get capacity(): number {
     return this.capacityValue;
@@ -63,11 +119,16 @@ export class BoundedMap<V> {
     return this.entries.get(key)?.value;
   }
 
-  /** Keeps a value as the newest entry, the oldest going beyond the capacity; says whether it was kept. */
+  /**
+   * Keeps a value as the newest entry, the oldest going beyond the capacity; says whether it was kept. With
+   * admission on second sight, a key neither held nor seen lately is only remembered this time.
+   */
   set(key: string, value: V, cost?: number): boolean {
+    const held = this.entries.has(key);
     this.delete(key);
     const paid = this.options.unit === 'entries' ? 1 : (cost ?? this.options.costOf?.(value, key) ?? 1);
     if (this.capacityValue === 0 || paid > this.capacityValue * (this.options.largestShare ?? 1)) return false;
+    if (this.seen && !held && !this.seen.seenBefore(key)) return false;
     this.entries.set(key, { value, cost: paid });
     this.usedCost += paid;
     while (this.usedCost > this.capacityValue) this.delete(this.entries.keys().next().value as string);
@@ -81,9 +142,11 @@ export class BoundedMap<V> {
     this.usedCost -= found.cost;
   }
 
+  /** Empties the map and forgets the keys it saw: what comes next is kept as by a new map. */
   clear(): void {
     this.entries.clear();
     this.usedCost = 0;
+    this.seen?.clear();
   }
 
   /** A new capacity (0 turns the cache off); what no longer fits goes, oldest first. */

@@ -17,8 +17,8 @@ export class CacheRegistry {
   }
 
   /** A revision cache (bounded by bytes) registered under `name`. */
-  revisions<V>(name: string, capacityBytes: number): RevisionCache<V> {
-    const cache = new RevisionCache<V>(capacityBytes);
+  revisions<V>(name: string, capacityBytes: number, options: Pick<BoundedMapOptions<V>, 'admission'> = {}): RevisionCache<V> {
+    const cache = new RevisionCache<V>(capacityBytes, options);
     this.add(name, cache.map);
     return cache;
   }
