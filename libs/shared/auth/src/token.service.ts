@@ -16,6 +16,9 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** The user of a live token, by the token's digest (the unique index on `token_hash`). */
+const CALLER_BY_DIGEST = 'SELECT u.id AS id, u.login AS login, u.role AS role FROM api_tokens t INNER JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND t.revoked_at IS NULL LIMIT 1';
+
 @Injectable()
 export class TokenService {
   constructor(@InjectRepository(ApiTokenEntity) private readonly tokens: Repository<ApiTokenEntity>) {}
@@ -66,16 +69,9 @@ export class TokenService {
       return null;
     }
     if (token === '' || token.length > 512) return null;
-    // One query per authenticated request: the live token joined to its user.
-    const row: { id: number; login: string; role: Caller['role'] } | undefined = await this.tokens
-      .createQueryBuilder('t')
-      .innerJoin('t.user', 'u')
-      .select('u.id', 'id')
-      .addSelect('u.login', 'login')
-      .addSelect('u.role', 'role')
-      .where('t.tokenHash = :hash AND t.revokedAt IS NULL', { hash: hashToken(token) })
-      .limit(1)
-      .getRawOne();
+    // One query per authenticated request: the live token joined to its user, written once (the query builder cost
+    // every request more than the statement itself).
+    const [row]: { id: number; login: string; role: Caller['role'] }[] = await this.tokens.manager.query(CALLER_BY_DIGEST, [hashToken(token)]);
     if (!row) return null;
     if (login !== null && !sameText(login, row.login)) return null;
     return { id: Number(row.id), login: row.login, role: row.role };
