@@ -304,28 +304,33 @@ export class EventRepository {
   }
 
   /**
-   * On MySQL and MariaDB, the statement of the total of a searched list whose start is bounded: driven from the
-   * first word's matches within the bounds (each record once, then its event by key), not from every event of the
-   * window probing them. That set holds at most the window's events, and for a word about as many as the total;
-   * the optimizer, which cannot tell how many rows of a word start within the bounds, chose the window. Null when
-   * the list is not such a one.
+   * The statement of the total of a searched list whose start is bounded: driven from the first word's matches
+   * within the bounds (each record once, then its event by key), not from every event of the window probing them.
+   * That set holds at most the window's events, and for a word about as many as the total; MySQL's optimizer,
+   * which cannot tell how many rows of a word start within the bounds, chose the window, and so did SQLite's (a
+   * 70-day window's total of a word: 1.8 ms against 0.2). The join is written in the order it must run in
+   * (`STRAIGHT_JOIN`; on SQLite a `CROSS JOIN`, which its planner never reorders). Null when the list is not such
+   * a one.
    */
   private searchedCount(filter: EventListFilter, versions = false): [string, unknown[]] | null {
     const starts = startBounds(filter);
-    if (this.dataSource.options.type !== 'mysql' || !filter.search?.length || (starts.from === undefined && starts.to === undefined)) return null;
+    if (!filter.search?.length || (starts.from === undefined && starts.to === undefined)) return null;
+    const type = this.dataSource.options.type;
     const [first, ...rest] = filter.search;
     const [set] = searchConditions([first], { ...this.searchSql(filter), asSet: true });
     const [setSql, setParams] = this.dataSource.driver.escapeQueryWithParameters(set.sql, set.params, {});
     const counting = this.filtered({ ...filter, search: rest.length > 0 ? rest : undefined })
       .select('COUNT(*)', 'count')
-      .addSelect(slotsSubquery('mysql'), 'slots');
-    if (versions) counting.addSelect(partsSubquery('mysql'), 'versions_parts');
+      .addSelect(slotsSubquery(type), 'slots');
+    if (versions) counting.addSelect(partsSubquery(type), 'versions_parts');
     const [sql, params] = counting.getQueryAndParameters();
     // The statement's only parameters before its FROM are the set's, placed there.
-    const from = 'FROM `events` `e`';
+    const quote = (name: string) => this.dataSource.driver.escape(name);
+    const from = `FROM ${quote('events')} ${quote('e')}`;
     if (!sql.includes(from)) return null;
+    const join = type === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
     // A function, so that nothing in the set's SQL is read as a replacement pattern (`$&`).
-    return [sql.replace(from, () => `FROM (${setSql}) \`m\` STRAIGHT_JOIN \`events\` \`e\` ON \`e\`.\`id\` = \`m\`.\`id\``), [...setParams, ...params]];
+    return [sql.replace(from, () => `FROM (${setSql}) ${quote('m')} ${join} ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`), [...setParams, ...params]];
   }
 
   /**

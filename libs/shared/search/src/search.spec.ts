@@ -67,7 +67,7 @@ describe('search tokens', () => {
     const [term] = searchTerms('jazz');
     expect(searchConditions([term], { ...sql, starts: { from: '2030-03-01 00:00:00.000', to: '2030-03-31 23:59:59.000' }, engine: 'mysql' })).toEqual([
       {
-        // On MySQL a prefix is the word itself by its start, or a longer word: the start then bounds the index range.
+        // A prefix is the word itself by its start, or a longer word: the start then bounds the index range.
         sql: `e.id IN (SELECT s.record_id FROM search_tokens s FORCE INDEX (ix_search_tokens_start) WHERE s.kind = :searchKind AND ((s.token = :token0 AND s.start_utc >= :searchFrom AND s.start_utc <= :searchTo) OR (s.token > :token0 AND s.token < :upper0)) AND ${language} AND s.start_utc >= :searchFrom AND s.start_utc <= :searchTo)`,
         params: { ...params, searchFrom: '2030-03-01 00:00:00.000', searchTo: '2030-03-31 23:59:59.000' },
       },
@@ -76,10 +76,10 @@ describe('search tokens', () => {
     expect(searchConditions([term], { ...sql, starts: { from: '2030-03-01 00:00:00.000' }, engine: 'mysql', asSet: true })[0].sql).toBe(
       `SELECT DISTINCT s.record_id AS id FROM search_tokens s FORCE INDEX (ix_search_tokens_start) WHERE s.kind = :searchKind AND ((s.token = :token0 AND s.start_utc >= :searchFrom) OR (s.token > :token0 AND s.token < :upper0)) AND ${language} AND s.start_utc >= :searchFrom`,
     );
-    // Only an upper bound, on SQLite: the rows up to it.
+    // Only an upper bound, on SQLite: the word's rows up to it, or a longer word.
     expect(searchConditions([term], { ...sql, starts: { to: '2030-03-31 23:59:59.000' }, engine: 'sqlite' })).toEqual([
       {
-        sql: `e.id IN (SELECT s.record_id FROM search_tokens s INDEXED BY ix_search_tokens_start WHERE s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language} AND s.start_utc <= :searchTo)`,
+        sql: `e.id IN (SELECT s.record_id FROM search_tokens s INDEXED BY ix_search_tokens_start WHERE s.kind = :searchKind AND ((s.token = :token0 AND s.start_utc <= :searchTo) OR (s.token > :token0 AND s.token < :upper0)) AND ${language} AND s.start_utc <= :searchTo)`,
         params: { ...params, searchFrom: undefined, searchTo: '2030-03-31 23:59:59.000' },
       },
     ]);

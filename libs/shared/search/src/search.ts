@@ -178,14 +178,15 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
     const upper = term.prefix ? prefixUpperBound(term.token) : null;
     const starts = [sql.starts?.from === undefined ? null : 's.start_utc >= :searchFrom', sql.starts?.to === undefined ? null : 's.start_utc <= :searchTo'].filter((bound) => bound !== null);
     const byStart = !sql.probe && starts.length > 0;
-    // The start bounds the index range (kind, token, start_utc) only under one token: on MySQL and MariaDB a prefix
-    // is read as the word itself by its start, or a longer word (exact whatever words exist; the second range
-    // holds only the rows of longer words). As one range of tokens it read every row of the word, of any date.
+    // The start bounds the index range (kind, token, start_utc) only under one token: a prefix is read as the word
+    // itself by its start, or a longer word (exact whatever words exist; the second range holds only the rows of
+    // longer words; SQLite reads the two as two ranges of the index, a multi-index OR). As one range of tokens it
+    // read every row of the word, of any date.
     const token = !term.prefix
       ? `s.token = :token${index}`
       : upper === null
         ? `s.token >= :token${index}`
-        : byStart && sql.engine === 'mysql'
+        : byStart
           ? `((s.token = :token${index} AND ${starts.join(' AND ')}) OR (s.token > :token${index} AND s.token < :upper${index}))`
           : `s.token >= :token${index} AND s.token < :upper${index}`;
     const where = `s.kind = :searchKind AND ${token} AND ${language}`;
