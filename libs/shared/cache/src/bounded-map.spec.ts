@@ -1,4 +1,4 @@
-import { BoundedMap, entryKey, SeenKeys } from './bounded-map';
+import { BoundedMap, entryKey } from './bounded-map';
 
 describe('BoundedMap by bytes, least recently used out first (the response cache)', () => {
   const sized = (maxBytes: number) =>
@@ -80,6 +80,14 @@ describe('BoundedMap with admission on second sight (renderings of events)', () 
     expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.used]).toEqual([undefined, 'b', 'c', 8]);
   });
 
+  it('forgets the keys it was offered when emptied', () => {
+    const cache = seeing(100);
+    cache.set('a', 'one', 3);
+    cache.clear();
+    expect([cache.set('a', 'two', 3), cache.size]).toEqual([false, 0]);
+    expect([cache.set('a', 'three', 3), cache.get('a')]).toEqual([true, 'three']);
+  });
+
   it('lets keys offered once pass through without pushing out the ones offered twice', () => {
     // Room for 60: the 30 offered twice, and the few offered once that the filter takes for seen (about 1 in 400).
     const cache = seeing(60 * 10);
@@ -90,23 +98,5 @@ describe('BoundedMap with admission on second sight (renderings of events)', () 
     expect(often.filter((key) => cache.get(key) === key)).toEqual(often);
     expect(kept).toBeLessThan(30);
     expect(cache.size).toBe(30 + kept);
-  });
-});
-
-describe('SeenKeys', () => {
-  it('tells a key seen before from a new one, and forgets all after a sixteenth of its bits in keys', () => {
-    const seen = new SeenKeys(1 << 12);
-    const keys = Array.from({ length: 256 }, (_, index) => entryKey(index, 'fr', 'http://a.example', 'open', 'list'));
-    // A few new keys are taken for seen (their two bits set by others): about 1 in 200 while it fills.
-    expect(keys.map((key) => seen.seenBefore(key)).filter(Boolean).length).toBeLessThanOrEqual(6);
-    expect(keys.every((key) => seen.seenBefore(key))).toBe(true);
-    // New keys beyond 256 taken empty it first: the old ones are forgotten.
-    for (let index = 0; index < 16; index += 1) expect(seen.seenBefore(`more ${index}`)).toBe(false);
-    expect(keys.filter((key) => seen.seenBefore(key)).length).toBeLessThanOrEqual(6);
-  });
-
-  it('wants a power of two of at least 64 bits', () => {
-    expect(() => new SeenKeys(1000)).toThrow('SeenKeys takes a power of two of at least 64 bits');
-    expect(() => new SeenKeys(32)).toThrow('SeenKeys takes a power of two of at least 64 bits');
   });
 });

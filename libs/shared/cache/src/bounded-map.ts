@@ -1,3 +1,5 @@
+import { SeenKeys } from './seen-keys';
+
 /** What a cache holds and how well it serves, as `CacheRegistry.stats` reports it. */
 export interface CacheStats {
   name: string;
@@ -27,52 +29,6 @@ export interface BoundedMapOptions<V> {
 }
 
 /**
- * The keys a map saw lately, for admission on second sight: a Bloom filter of two bits per key in a fixed
- * bit array (no allocation per key), emptied when it has taken as many keys as a sixteenth of its bits, so that it
- * remembers the last `bits / 16` keys at most (false positives about 1 in 70 when full).
- */
-export class SeenKeys {
-  private readonly words: Uint32Array;
-  private taken = 0;
-
-  constructor(private readonly bits = 1 << 18) {
-    if (!Number.isInteger(Math.log2(bits)) || bits < 64) throw new Error('SeenKeys takes a power of two of at least 64 bits');
-    this.words = new Uint32Array(bits / 32);
-  }
-
-  /** Whether the key was seen since the filter was last emptied; it is seen from now on. */
-  seenBefore(key: string): boolean {
-    // FNV-1a over the UTF-16 code units; the second bit from the hash mixed again.
-    let hash = 0x811c9dc5;
-    for (let index = 0; index < key.length; index += 1) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
-    const mask = this.bits - 1;
-    const first = (hash >>> 0) & mask;
-    const second = (Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 0) & mask;
-    const seen = this.has(first) && this.has(second);
-    if (!seen) {
-      if (this.taken >= this.bits / 16) {
-        this.words.fill(0);
-        this.taken = 0;
-      }
-      this.words[first >>> 5] |= 1 << (first & 31);
-      this.words[second >>> 5] |= 1 << (second & 31);
-      this.taken += 1;
-    }
-    return seen;
-  }
-
-  /** Forgets every key. */
-  clear(): void {
-    this.words.fill(0);
-    this.taken = 0;
-  }
-
-  private has(bit: number): boolean {
-    return (this.words[bit >>> 5] & (1 << (bit & 31))) !== 0;
-  }
-}
-
-/**
  * The one bounded map every cache of the service is built on: bounded by bytes or by entries, the oldest (or least
  * recently read) out first, counting its hits and misses. A capacity of 0 keeps nothing (the cache is off).
  */
@@ -88,7 +44,7 @@ export class BoundedMap<V> {
     private capacityValue: number,
     private readonly options: BoundedMapOptions<V>,
   ) {
-    if (options.admission === 'second sight') this.seen = new SeenKeys();
+    if (options.admission === 'second sight') this.seen = new SeenKeys(16_384);
   }
 
   get capacity(): number {

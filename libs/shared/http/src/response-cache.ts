@@ -1,4 +1,4 @@
-import { BoundedMap, CacheRegistry } from '@calendar/shared/cache';
+import { BoundedMap, CacheRegistry, SeenKeys } from '@calendar/shared/cache';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from './caching';
@@ -27,50 +27,6 @@ interface Entry {
 const ENTRY_OVERHEAD_BYTES = 512;
 
 /**
- * The URLs asked for lately, as a Bloom filter in one fixed array (nothing allocated per request): `askedBefore`
- * says whether a URL was (probably) asked since the filter was last cleared, and remembers it. Sized for
- * `capacity` URLs at 16 bits each, two positions per URL: about 1.4 % of new URLs pass for asked ones when it is
- * full; it then starts again empty.
- */
-export class SeenUrls {
-  private readonly bits: Uint32Array;
-  private readonly size: number;
-  private remembered = 0;
-
-  constructor(private readonly capacity = 32_768) {
-    this.size = capacity * 16;
-    this.bits = new Uint32Array(this.size / 32);
-  }
-
-  askedBefore(url: string): boolean {
-    // FNV-1a over the UTF-16 code units, and a second hash mixed from it (double hashing).
-    let hash = 0x811c9dc5;
-    for (let index = 0; index < url.length; index += 1) hash = Math.imul(hash ^ url.charCodeAt(index), 0x01000193);
-    const first = (hash >>> 0) % this.size;
-    const second = (Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) >>> 0) % this.size;
-    const seen = this.has(first) && this.has(second);
-    if (!seen) {
-      if (this.remembered >= this.capacity) {
-        this.bits.fill(0);
-        this.remembered = 0;
-      }
-      this.set(first);
-      this.set(second);
-      this.remembered += 1;
-    }
-    return seen;
-  }
-
-  private has(bit: number): boolean {
-    return (this.bits[bit >>> 5] & (1 << (bit & 31))) !== 0;
-  }
-
-  private set(bit: number): void {
-    this.bits[bit >>> 5] |= 1 << (bit & 31);
-  }
-}
-
-/**
  * The answers cached for anonymous GETs, shared by the Fastify hook that serves hits before the Nest pipeline
  * and the interceptor that stores misses. `maxBytes` bounds what it holds (0: no cache).
  *
@@ -82,7 +38,8 @@ export class ResponseCache {
   readonly entries: BoundedMap<Entry>;
   /** Answers being computed: identical requests arriving meanwhile wait for the same one (no stampede). */
   readonly inFlight = new Map<string, Promise<{ body: unknown; entry: Entry | null }>>();
-  readonly seen = new SeenUrls();
+  /** The URLs asked for lately. */
+  readonly seen = new SeenKeys();
 
   constructor(
     readonly version: CurrentVersion,
@@ -128,7 +85,7 @@ export class ResponseCache {
    * will not be kept; it reads the version only if what it computes needs it.
    */
   async serveHit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    if (!this.applies(request) || !this.seen.askedBefore(`${request.headers.host ?? ''}|${request.originalUrl}`)) return undefined;
+    if (!this.applies(request) || !this.seen.seenBefore(`${request.headers.host ?? ''}|${request.originalUrl}`)) return undefined;
     const version = await this.version.of(versionsOf(request));
     const key = cacheKey(version, Date.now(), request);
     (request as { cacheKey?: string }).cacheKey = key;
