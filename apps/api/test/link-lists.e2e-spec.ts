@@ -11,8 +11,8 @@ interface Shown {
 }
 
 /**
- * The ids an event links to are kept on its row as well as in the link tables (what answers read), and each venue
- * link carries its event's start. Every kind of write that changes links or starts keeps them alike: creates,
+ * The ids an event links to are kept on its row as well as in the link tables (what answers read), and each venue,
+ * category and tag link carries its event's start. Every kind of write that changes links or starts keeps them alike: creates,
  * updates, events moved, series written and written again, terms deleted for good, events trashed and restored.
  */
 describe('link lists kept on events', () => {
@@ -45,13 +45,16 @@ describe('link lists kept on events', () => {
       const id = Number(row['id']);
       return [id, ...[venues, organizers, terms].map((map) => map.get(id)?.join(',') ?? null)];
     });
-    // Each venue link carries its event's start: lists within a radius read the links of a window by it.
+    // Each venue, category and tag link carries its event's start: lists within a radius and lists of a term read
+    // the links of a window by it.
     const starts: Record<string, unknown>[] = await t.dataSource.query(
-      'SELECT gv.event_id, gv.venue_id, gv.start_utc AS kept, e.start_utc AS event FROM event_venues gv INNER JOIN events e ON e.id = gv.event_id ORDER BY gv.event_id, gv.venue_id',
+      `SELECT 'venue' AS kind, l.event_id, l.venue_id AS target, l.start_utc AS kept, e.start_utc AS event FROM event_venues l INNER JOIN events e ON e.id = l.event_id
+       UNION ALL SELECT 'term' AS kind, l.event_id, l.term_id AS target, l.start_utc AS kept, e.start_utc AS event FROM event_terms l INNER JOIN events e ON e.id = l.event_id
+       ORDER BY kind, event_id, target`,
     );
     return {
-      kept: { lists: kept, starts: starts.map((row) => [row['event_id'], row['venue_id'], row['kept']]) },
-      expected: { lists: expected, starts: starts.map((row) => [row['event_id'], row['venue_id'], row['event']]) },
+      kept: { lists: kept, starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['kept']]) },
+      expected: { lists: expected, starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['event']]) },
     };
   };
 
@@ -93,20 +96,27 @@ describe('link lists kept on events', () => {
     await expectAlike('updated');
     expect(await shown(concert.id)).toEqual({ venues: [hall.id], organizers: [], categories: [jazz.id, music.id], tags: [outdoor.id, free.id] });
 
-    // A list within a radius finds the concert in the window it starts in, before and after it moves.
+    // A list within a radius, and one of a tag with a search word (counted from the events, not from the totals
+    // per day), find the concert in the window it starts in, before and after it moves.
     await send('POST', `venues/${hall.id}`, { geo_lat: 48.8566, geo_lng: 2.3522 });
-    const near = async (month: string) => {
-      const reply = await t.request('GET', `${API}/events?start_date=2030-${month}-01&end_date=2030-${month}-28&geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10`);
+    const inMonth = async (month: string, query: string) => {
+      const reply = await t.request('GET', `${API}/events?start_date=2030-${month}-01&end_date=2030-${month}-28&${query}`);
       expect(reply.status).toBe(200);
       return { month, ids: (reply.body.events as { id: number }[]).map((event) => event.id), total: reply.body.total };
     };
-    expect([await near('05'), await near('06')]).toEqual([
+    const near = (month: string) => inMonth(month, 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10');
+    const tagged = (month: string) => inMonth(month, `tags=${outdoor.id}&search=conc`);
+    expect([await near('05'), await near('06'), await tagged('05'), await tagged('06')]).toEqual([
+      { month: '05', ids: [concert.id], total: 1 },
+      { month: '06', ids: [], total: 0 },
       { month: '05', ids: [concert.id], total: 1 },
       { month: '06', ids: [], total: 0 },
     ]);
     await send('POST', `events/${concert.id}`, { start_date: '2030-06-01 19:00', end_date: '2030-06-01 21:00' });
     await expectAlike('moved');
-    expect([await near('05'), await near('06')]).toEqual([
+    expect([await near('05'), await near('06'), await tagged('05'), await tagged('06')]).toEqual([
+      { month: '05', ids: [], total: 0 },
+      { month: '06', ids: [concert.id], total: 1 },
       { month: '05', ids: [], total: 0 },
       { month: '06', ids: [concert.id], total: 1 },
     ]);

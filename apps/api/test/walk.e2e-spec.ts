@@ -47,8 +47,8 @@ describe('pages of common filters (SPEC §10.1)', () => {
       const word = i % 4 === 0 ? 'alpha' : 'beta';
       rows.texts.push([i, 'en', `${word} ${i}`, `e-${i}`]);
       rows.tokens.push(['event', word, i, 'en', 1, at(start)], ['event', String(i), i, 'en', 1, at(start)]);
-      if (i % 2 === 0) rows.terms.push([i, categories.a, 0]);
-      if (i % 7 === 0) rows.terms.push([i, categories.b, 1]);
+      if (i % 2 === 0) rows.terms.push([i, categories.a, 0, at(start)]);
+      if (i % 7 === 0) rows.terms.push([i, categories.b, 1, at(start)]);
       rows.places.push([i, i % 3 === 0 ? venues.paris : venues.sydney, 0, at(start)]);
     }
     const insert = async (table: string, columns: string, values: unknown[][]) => {
@@ -60,7 +60,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
     await insert('events', 'id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc', rows.events);
     await insert('event_translations', 'event_id, lang, name, slug', rows.texts);
     await insert('search_tokens', 'kind, token, record_id, lang, original, start_utc', rows.tokens);
-    await insert('event_terms', 'event_id, term_id, position', rows.terms);
+    await insert('event_terms', 'event_id, term_id, position, start_utc', rows.terms);
     await insert('event_venues', 'event_id, venue_id, position, start_utc', rows.places);
     // The test wrote behind the service's back: the service counts every event again, as a start whose counts per day
     // are stale does, and a write through the API moves the data version on.

@@ -203,8 +203,12 @@ export class EventRepository {
       const conditions = searchConditions(filter.search, { ...this.searchSql(filter), probe: walk });
       for (const condition of conditions) qb.andWhere(condition.sql, condition.params);
     }
+    // A term's links that start within the list's bounds (`event_terms.start_utc`, index by term and start), not
+    // every event that ever carried it; a walk probes each event's own links.
+    const starts = startBounds(filter);
+    const termStarts = walk ? [] : [...(starts.from === undefined ? [] : ['et.start_utc >= :termsFrom']), ...(starts.to === undefined ? [] : ['et.start_utc <= :termsTo'])];
     (filter.termSets ?? []).forEach((ids, index) => {
-      qb.andWhere(ids.length > 0 ? linked('event_terms', 'et', `et.term_id IN (:...terms${index})`) : '1 = 0', { [`terms${index}`]: ids });
+      qb.andWhere(ids.length > 0 ? linked('event_terms', 'et', [`et.term_id IN (:...terms${index})`, ...termStarts].join(' AND ')) : '1 = 0', { [`terms${index}`]: ids, termsFrom: starts.from, termsTo: starts.to });
     });
     if (filter.venues) qb.andWhere(linked('event_venues', 'ev', 'ev.venue_id IN (:...venues)'), { venues: filter.venues });
     if (filter.organizers) qb.andWhere(linked('event_organizers', 'eo', 'eo.organizer_id IN (:...organizers)'), { organizers: filter.organizers });
@@ -217,7 +221,6 @@ export class EventRepository {
       // Whole numbers read from the database, written into the SQL as they are: a wide radius may hold more venues
       // than SQLite takes parameters.
       const ids = filter.nearVenues.filter((id) => Number.isSafeInteger(id));
-      const starts = startBounds(filter);
       const within = [`gv.venue_id IN (${ids.join(', ')})`, ...(starts.from === undefined ? [] : ['gv.start_utc >= :nearFrom']), ...(starts.to === undefined ? [] : ['gv.start_utc <= :nearTo'])];
       qb.andWhere(ids.length === 0 ? '1 = 0' : linked('event_venues', 'gv', within.join(' AND ')), { nearFrom: starts.from, nearTo: starts.to });
     } else if (filter.near) {
@@ -635,8 +638,10 @@ export class EventRepository {
         ...values(links.terms),
         ...batch,
       ]);
-      // The start each venue link carries (`event_venues.start_utc`), from the event's row as this write left it.
-      if (links.venues.size > 0) await manager.query(`UPDATE event_venues SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = event_venues.event_id) WHERE event_id IN (${batch.map(() => '?').join(', ')})`, batch);
+      // The start each venue, category and tag link carries (`start_utc`), from the event's row as this write left it.
+      for (const [table, map] of [['event_venues', links.venues], ['event_terms', links.terms]] as const) {
+        if (map.size > 0) await manager.query(`UPDATE ${table} SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = ${table}.event_id) WHERE event_id IN (${batch.map(() => '?').join(', ')})`, batch);
+      }
     }
   }
 

@@ -48,7 +48,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: 'event_translations', order: ['id'] },
   { name: 'event_venues', order: ['event_id', 'venue_id'], derived: ['start_utc'] },
   { name: 'event_organizers', order: ['event_id', 'organizer_id'] },
-  { name: 'event_terms', order: ['event_id', 'term_id'] },
+  { name: 'event_terms', order: ['event_id', 'term_id'], derived: ['start_utc'] },
   { name: 'webhooks', order: ['id'], secret: true },
 ];
 

@@ -126,6 +126,7 @@ export class EventOrganizerEntity {
 
 /** An event's categories and tags. */
 @Entity('event_terms')
+@Index('ix_event_terms_start', ['termId', 'startUtc', 'eventId'])
 export class EventTermEntity {
   @PrimaryColumn({ name: 'event_id', type: 'integer' })
   eventId: number;
@@ -135,4 +136,11 @@ export class EventTermEntity {
 
   @Column({ type: 'integer', default: 0 })
   position: number;
+
+  /**
+   * The event's start as `events.start_utc` holds it (migration EventTermStarts1769126400000), written with the
+   * link lists (`EventRepository.refreshLinkLists`): lists of a category or tag read the links of a window by it.
+   */
+  @Column({ name: 'start_utc', type: 'datetime', nullable: true })
+  startUtc: Date | null;
 }

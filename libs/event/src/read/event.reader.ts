@@ -198,13 +198,13 @@ export class EventReader {
 
   /**
    * Whether the page is read by walking the index: the rows expected to its end are PAGE_WALK_ROWS at most. With a
-   * search word or a radius, whose sets are read by start within the window (about as many rows as the list's
-   * total), the walk must also read fewer rows than that set: each event walked costs a probe of its words (about
-   * ten rows each) or of its venue links.
+   * search word, a radius, a category or a tag, whose sets are read by start within the window (about as many rows
+   * as the list's total), the walk must also read fewer rows than that set: each event walked costs a probe of its
+   * words (about ten rows each) or of its venue, category or tag links.
    */
   private async walks(filter: EventListFilter, window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<boolean> {
     if (window === null || total === 0) return false;
-    const probeRows = filter.search ? SEARCH_PROBE_ROWS : filter.nearVenues ? 1 : 0;
+    const probeRows = filter.search ? SEARCH_PROBE_ROWS : filter.nearVenues || (filter.termSets?.length ?? 0) > 0 ? 1 : 0;
     return pageWalks({ end, windowTotal: await this.keptTotal(window, versions), total, pageWalkRows: this.deps.config.pageWalkRows, probeRows });
   }
 }

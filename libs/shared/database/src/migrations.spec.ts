@@ -5,6 +5,7 @@ import { SearchTokens1767571200000 } from './migrations/1767571200000-search-tok
 import { VersionSlots1768262400000 } from './migrations/1768262400000-version-slots';
 import { EventLinkLists1768953600000 } from './migrations/1768953600000-event-link-lists';
 import { EventVenueStarts1769040000000 } from './migrations/1769040000000-event-venue-starts';
+import { EventTermStarts1769126400000 } from './migrations/1769126400000-event-term-starts';
 import { VERSION_SLOTS } from './data-version';
 
 /**
@@ -37,7 +38,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
@@ -144,6 +145,23 @@ describe('the venue link starts migration', () => {
         { event_id: 2, venue_id: 2, start_utc: '2031-02-03 04:05:06' },
       ]);
       expect((await dataSource.query(`PRAGMA index_info(ix_event_venues_start)`)).map((column: { name: string }) => column.name)).toEqual(['venue_id', 'start_utc', 'event_id']);
+    });
+  });
+});
+
+describe('the term link starts migration', () => {
+  it("writes on each category and tag link already there its event's start, and indexes the links by term and start", async () => {
+    await beforeMigration(EventTermStarts1769126400000, [1, 2], async (dataSource, at) => {
+      await dataSource.query(`UPDATE events SET start_utc = '2031-02-03 04:05:06', end_utc = '2031-02-03 05:05:06' WHERE id = 2`);
+      for (const id of [1, 2]) await dataSource.query(`INSERT INTO terms (id, taxonomy, parent_id, original_lang, created_at, modified_at) VALUES (?, 'tag', 0, 'en', ?, ?)`, [id, at, at]);
+      await dataSource.query('INSERT INTO event_terms (event_id, term_id, position) VALUES (1, 2, 0), (2, 1, 0), (2, 2, 1)');
+      await new EventTermStarts1769126400000().up(dataSource.createQueryRunner());
+      expect(await dataSource.query('SELECT event_id, term_id, start_utc FROM event_terms ORDER BY event_id, term_id')).toEqual([
+        { event_id: 1, term_id: 2, start_utc: at },
+        { event_id: 2, term_id: 1, start_utc: '2031-02-03 04:05:06' },
+        { event_id: 2, term_id: 2, start_utc: '2031-02-03 04:05:06' },
+      ]);
+      expect((await dataSource.query(`PRAGMA index_info(ix_event_terms_start)`)).map((column: { name: string }) => column.name)).toEqual(['term_id', 'start_utc', 'event_id']);
     });
   });
 });

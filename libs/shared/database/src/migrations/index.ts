@@ -19,6 +19,7 @@ import { SearchTokenStart1768694400000 } from './1768694400000-search-token-star
 import { TallyScheme1768780800000 } from './1768780800000-tally-scheme';
 import { EventLinkLists1768953600000 } from './1768953600000-event-link-lists';
 import { EventVenueStarts1769040000000 } from './1769040000000-event-venue-starts';
+import { EventTermStarts1769126400000 } from './1769126400000-event-term-starts';
 
 /** The schema history, oldest first. Every schema change is a new file added here. */
-export const MIGRATIONS = [Foundation1767225600000, VenuesOrganizers1767312000000, Events1767398400000, DataVersion1767484800000, SearchTokens1767571200000, DataParts1767657600000, EventRevision1767744000000, WriteLog1767830400000, Recurrence1767916800000, EventSpan1768003200000, IdempotencyKeys1768089600000, IdempotencyRecord1768176000000, VersionSlots1768262400000, EventDayCounts1768348800000, Changes1768435200000, Webhooks1768521600000, ChangesByRecord1768608000000, SearchTokenStart1768694400000, TallyScheme1768780800000, EventLinkLists1768953600000, EventVenueStarts1769040000000];
+export const MIGRATIONS = [Foundation1767225600000, VenuesOrganizers1767312000000, Events1767398400000, DataVersion1767484800000, SearchTokens1767571200000, DataParts1767657600000, EventRevision1767744000000, WriteLog1767830400000, Recurrence1767916800000, EventSpan1768003200000, IdempotencyKeys1768089600000, IdempotencyRecord1768176000000, VersionSlots1768262400000, EventDayCounts1768348800000, Changes1768435200000, Webhooks1768521600000, ChangesByRecord1768608000000, SearchTokenStart1768694400000, TallyScheme1768780800000, EventLinkLists1768953600000, EventVenueStarts1769040000000, EventTermStarts1769126400000];
