@@ -8,6 +8,9 @@ import { queryCounter } from './query-counter';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Entities = MixedList<Function | string | EntitySchema>;
 
+/** The embedded database's page cache, in KiB. */
+export const SQLITE_CACHE_KIB = 8000;
+
 /**
  * TypeORM options for MySQL/MariaDB (mysql2) or the embedded SQLite (better-sqlite3).
  * The schema comes only from the migrations; `synchronize` is never on.
@@ -27,5 +30,15 @@ export function buildDataSourceOptions(database: DatabaseConfig, entities: Entit
     };
   }
   if (database.file !== ':memory:') mkdirSync(dirname(database.file), { recursive: true });
-  return { ...common, type: 'better-sqlite3', database: database.file, enableWAL: database.file !== ':memory:' };
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: database.file,
+    enableWAL: database.file !== ':memory:',
+    // better-sqlite3 builds SQLite with a page cache of 16 MB; the process keeps within SPEC §10's 250 MB with 8
+    // (pages beyond it are read again from the system's file cache).
+    prepareDatabase: (db: { pragma: (source: string) => unknown }) => {
+      db.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from './data-source-options';
+import { buildDataSourceOptions, SQLITE_CACHE_KIB } from './data-source-options';
 import { MIGRATIONS } from './migrations';
 import { SearchTokens1767571200000 } from './migrations/1767571200000-search-tokens';
 import { VersionSlots1768262400000 } from './migrations/1768262400000-version-slots';
@@ -172,6 +172,16 @@ describe('buildDataSourceOptions', () => {
     expect(mysql).toMatchObject({ type: 'mysql', url: 'mysql://root@db:3306/calendar', timezone: 'Z', charset: 'utf8mb4_unicode_ci', synchronize: false });
     const sqlite = buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
     expect(sqlite).toMatchObject({ type: 'better-sqlite3', database: ':memory:', synchronize: false, migrationsTableName: 'schema_migrations' });
+  });
+
+  it('gives the embedded database a page cache of 8 MB (better-sqlite3 builds SQLite with 16)', async () => {
+    const dataSource = await new DataSource(buildDataSourceOptions({ type: 'sqlite', file: ':memory:' })).initialize();
+    try {
+      expect(await dataSource.query('PRAGMA cache_size')).toEqual([{ cache_size: -SQLITE_CACHE_KIB }]);
+      expect(SQLITE_CACHE_KIB).toBe(8000);
+    } finally {
+      await dataSource.destroy();
+    }
   });
 });
 
