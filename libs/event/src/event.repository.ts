@@ -622,8 +622,8 @@ export class EventRepository {
 
   /**
    * Writes the link lists kept on the rows of events `ids` (those that exist) from their link rows, and the start
-   * their venue links carry from their rows: applied with every write's effects, for the events it changed or
-   * touched, after its statements.
+   * their venue, category and tag links carry from their rows: applied with every write's effects, for the events
+   * it changed or touched, after its statements.
    */
   async refreshLinkLists(manager: EntityManager, ids: number[]): Promise<void> {
     // 500 events a statement: four values each, within SQLite's 32,766.

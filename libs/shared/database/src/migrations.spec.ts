@@ -132,36 +132,29 @@ describe('the link lists migration', () => {
   });
 });
 
-describe('the venue link starts migration', () => {
-  it("writes on each venue link already there its event's start, and indexes the links by venue and start", async () => {
-    await beforeMigration(EventVenueStarts1769040000000, [1, 2], async (dataSource, at) => {
+describe.each([
+  { name: 'venue', migration: EventVenueStarts1769040000000, table: 'event_venues', target: 'venue_id', parents: 'venues' },
+  { name: 'term', migration: EventTermStarts1769126400000, table: 'event_terms', target: 'term_id', parents: 'terms' },
+] as const)('the $name link starts migration', ({ migration, table, target, parents }) => {
+  it("writes on each link already there its event's start, and indexes the links by target and start", async () => {
+    await beforeMigration(migration, [1, 2], async (dataSource, at) => {
       await dataSource.query(`UPDATE events SET start_utc = '2031-02-03 04:05:06', end_utc = '2031-02-03 05:05:06' WHERE id = 2`);
-      for (const id of [1, 2]) await dataSource.query(`INSERT INTO venues (id, author_id, status, original_lang, published_at, created_at, modified_at) VALUES (?, 1, 'publish', 'en', ?, ?, ?)`, [id, at, at, at]);
-      await dataSource.query('INSERT INTO event_venues (event_id, venue_id, position) VALUES (1, 2, 0), (2, 1, 0), (2, 2, 1)');
-      await new EventVenueStarts1769040000000().up(dataSource.createQueryRunner());
-      expect(await dataSource.query('SELECT event_id, venue_id, start_utc FROM event_venues ORDER BY event_id, venue_id')).toEqual([
-        { event_id: 1, venue_id: 2, start_utc: at },
-        { event_id: 2, venue_id: 1, start_utc: '2031-02-03 04:05:06' },
-        { event_id: 2, venue_id: 2, start_utc: '2031-02-03 04:05:06' },
+      for (const id of [1, 2]) {
+        await dataSource.query(
+          parents === 'venues'
+            ? `INSERT INTO venues (id, author_id, status, original_lang, published_at, created_at, modified_at) VALUES (?, 1, 'publish', 'en', ?, ?, ?)`
+            : `INSERT INTO terms (id, taxonomy, parent_id, original_lang, created_at, modified_at) VALUES (?, 'tag', 0, 'en', ?, ?)`,
+          parents === 'venues' ? [id, at, at, at] : [id, at, at],
+        );
+      }
+      await dataSource.query(`INSERT INTO ${table} (event_id, ${target}, position) VALUES (1, 2, 0), (2, 1, 0), (2, 2, 1)`);
+      await new migration().up(dataSource.createQueryRunner());
+      expect(await dataSource.query(`SELECT event_id, ${target} AS target, start_utc FROM ${table} ORDER BY event_id, ${target}`)).toEqual([
+        { event_id: 1, target: 2, start_utc: at },
+        { event_id: 2, target: 1, start_utc: '2031-02-03 04:05:06' },
+        { event_id: 2, target: 2, start_utc: '2031-02-03 04:05:06' },
       ]);
-      expect((await dataSource.query(`PRAGMA index_info(ix_event_venues_start)`)).map((column: { name: string }) => column.name)).toEqual(['venue_id', 'start_utc', 'event_id']);
-    });
-  });
-});
-
-describe('the term link starts migration', () => {
-  it("writes on each category and tag link already there its event's start, and indexes the links by term and start", async () => {
-    await beforeMigration(EventTermStarts1769126400000, [1, 2], async (dataSource, at) => {
-      await dataSource.query(`UPDATE events SET start_utc = '2031-02-03 04:05:06', end_utc = '2031-02-03 05:05:06' WHERE id = 2`);
-      for (const id of [1, 2]) await dataSource.query(`INSERT INTO terms (id, taxonomy, parent_id, original_lang, created_at, modified_at) VALUES (?, 'tag', 0, 'en', ?, ?)`, [id, at, at]);
-      await dataSource.query('INSERT INTO event_terms (event_id, term_id, position) VALUES (1, 2, 0), (2, 1, 0), (2, 2, 1)');
-      await new EventTermStarts1769126400000().up(dataSource.createQueryRunner());
-      expect(await dataSource.query('SELECT event_id, term_id, start_utc FROM event_terms ORDER BY event_id, term_id')).toEqual([
-        { event_id: 1, term_id: 2, start_utc: at },
-        { event_id: 2, term_id: 1, start_utc: '2031-02-03 04:05:06' },
-        { event_id: 2, term_id: 2, start_utc: '2031-02-03 04:05:06' },
-      ]);
-      expect((await dataSource.query(`PRAGMA index_info(ix_event_terms_start)`)).map((column: { name: string }) => column.name)).toEqual(['term_id', 'start_utc', 'event_id']);
+      expect((await dataSource.query(`PRAGMA index_info(ix_${table}_start)`)).map((column: { name: string }) => column.name)).toEqual([target, 'start_utc', 'event_id']);
     });
   });
 });

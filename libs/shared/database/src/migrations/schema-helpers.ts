@@ -38,3 +38,27 @@ export function recordColumns(): TableColumnOptions[] {
     dateTimeColumn('modified_at'),
   ];
 }
+
+/** Events filled per statement when a column is filled from the events' rows: a Galera cluster replicates each statement's rows as one write set. */
+const FILL_BATCH = 5_000;
+
+/**
+ * Gives an event link table (`event_venues`, `event_terms`) the start of each link's event (`start_utc`, as
+ * `events.start_utc` holds it), filled from the events' rows, and an index by the link's target and start
+ * (`ix_<table>_start`): a list then reads a target's links within its window. ALTER TABLE on both engines
+ * (TypeORM's addColumn would copy an SQLite table anew).
+ */
+export async function addLinkStarts(queryRunner: QueryRunner, table: 'event_venues' | 'event_terms', target: 'venue_id' | 'term_id'): Promise<void> {
+  await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN start_utc DATETIME NULL`);
+  const [{ top }] = await queryRunner.query(`SELECT COALESCE(MAX(event_id), 0) AS top FROM ${table}`);
+  for (let from = 0; from < Number(top); from += FILL_BATCH) {
+    await queryRunner.query(`UPDATE ${table} SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = ${table}.event_id) WHERE event_id > ? AND event_id <= ?`, [from, from + FILL_BATCH]);
+  }
+  await queryRunner.query(`CREATE INDEX ix_${table}_start ON ${table} (${target}, start_utc, event_id)`);
+}
+
+/** Undoes `addLinkStarts`. */
+export async function dropLinkStarts(queryRunner: QueryRunner, table: 'event_venues' | 'event_terms'): Promise<void> {
+  await queryRunner.query(isMysql(queryRunner) ? `DROP INDEX ix_${table}_start ON ${table}` : `DROP INDEX ix_${table}_start`);
+  await queryRunner.query(`ALTER TABLE ${table} DROP COLUMN start_utc`);
+}
