@@ -37,7 +37,7 @@ export class BoundedMap<V> {
   private usedCost = 0;
   private hitCount = 0;
   private missCount = 0;
-  /** With admission on second sight: the keys offered or missed lately. */
+  /** With admission on second sight: the keys offered lately. */
   private readonly seen?: SeenKeys;
 
   constructor(

@@ -27,9 +27,8 @@ export class RevisionCache<V> {
     return this.map.peek(key) !== undefined;
   }
 
-  /** Says whether it was kept. */
-  set(key: string, revision: number, value: V, size: number): boolean {
-    return this.map.set(key, { revision, value }, size);
+  set(key: string, revision: number, value: V, size: number): void {
+    this.map.set(key, { revision, value }, size);
   }
 
   /** Entries held (for tests and diagnostics). */
