@@ -1,15 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DayCounts } from '@calendar/event';
+import { DayCounts, EventRepository, PageRead } from '@calendar/event';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
 /*
  * A page of a filtered list is read either by walking the start-ordered index and probing each event's links,
- * place and search tokens, or from the link side (PAGE_WALK_ROWS decides on MySQL, SPEC §10.1). Both must list the same
- * events: 1,200 events written straight into the tables of one database, read through an instance that always
- * walks, one that never does and one with the default, and compared with the events the test knows match.
+ * place and search tokens, along the start-ordered index of its one link (a category and its descendants, venues),
+ * or from the link side (PAGE_WALK_ROWS decides on MySQL, SPEC §10.1, §10.2). All must list the same events: 1,200
+ * events written straight into the tables of one database, read through an instance that always walks, one that
+ * never does and one with the default, and compared with the events the test knows match.
  */
 
 const EVENTS = '/wp-json/calendar/events/v1/events';
@@ -21,7 +22,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
   let database: TestDatabase;
   let directory: string;
   const matches: Record<string, number[]> = {};
-  let categories: { a: number; b: number };
+  let categories: { a: number; b: number; parent: number; child: number };
   let venues: { paris: number; sydney: number };
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'calendar-walk-'));
@@ -34,12 +35,13 @@ describe('pages of common filters (SPEC §10.1)', () => {
     ];
     const editor = await t.user('editor');
     const post = async (path: string, json: Record<string, unknown>) => (await t.request('POST', `/wp-json/calendar/events/v1/${path}`, { token: editor.token, json })).body.id as number;
-    categories = { a: await post('categories', { name: 'Alpha' }), b: await post('categories', { name: 'Beta' }) };
+    const parent = await post('categories', { name: 'Parent' });
+    categories = { a: await post('categories', { name: 'Alpha' }), b: await post('categories', { name: 'Beta' }), parent, child: await post('categories', { name: 'Child', parent }) };
     venues = { paris: await post('venues', { venue: 'Paris', geo_lat: 48.8566, geo_lng: 2.3522 }), sydney: await post('venues', { venue: 'Sydney', geo_lat: -33.8688, geo_lng: 151.2093 }) };
     // The form the service writes on both engines (SQLite compares the text).
     const at = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString().replace('T', ' ').replace('Z', '');
     const rows = { events: [] as unknown[][], texts: [] as unknown[][], terms: [] as unknown[][], places: [] as unknown[][], tokens: [] as unknown[][] };
-    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris']) matches[key] = [];
+    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family']) matches[key] = [];
     for (let i = 1; i <= COUNT; i++) {
       // Start times interleave (i * 37 mod COUNT) so that id order and start order differ.
       const start = (i * 37) % COUNT;
@@ -49,6 +51,9 @@ describe('pages of common filters (SPEC §10.1)', () => {
       rows.tokens.push(['event', word, i, 'en', 1, at(start)], ['event', String(i), i, 'en', 1, at(start)]);
       if (i % 2 === 0) rows.terms.push([i, categories.a, 0, at(start)]);
       if (i % 7 === 0) rows.terms.push([i, categories.b, 1, at(start)]);
+      // A category and its descendant: some events carry both (the page merges the two runs, each event once).
+      if (i % 5 === 0) rows.terms.push([i, categories.parent, 2, at(start)]);
+      if (i % 3 === 0) rows.terms.push([i, categories.child, 3, at(start)]);
       rows.places.push([i, i % 3 === 0 ? venues.paris : venues.sydney, 0, at(start)]);
     }
     const insert = async (table: string, columns: string, values: unknown[][]) => {
@@ -75,6 +80,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
       if (id % 3 === 0) matches['paris'].push(id);
       if (id % 4 === 0) matches['alpha'].push(id);
       if (id % 2 === 0 && id % 3 === 0) matches['a+paris'].push(id);
+      if (id % 5 === 0 || id % 3 === 0) matches['family'].push(id);
     }
   });
   afterAll(async () => {
@@ -93,6 +99,8 @@ describe('pages of common filters (SPEC §10.1)', () => {
       ['paris', 'geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=20'],
       ['alpha', 'search=alp'],
       ['a+paris', `categories=${categories.a}&venue=${venues.paris}`],
+      ['family', `categories=${categories.parent}`],
+      ['all', `venue=${venues.paris},${venues.sydney}`],
     ];
     for (const [name, instance] of instances) for (const [key, query] of filters) {
       const expected = matches[key];
@@ -108,4 +116,34 @@ describe('pages of common filters (SPEC §10.1)', () => {
       }
     }
   }, 60_000);
+
+  it('reads a page narrowed by one link along its index on MySQL while that reads the fewest rows, from the sets on SQLite', async () => {
+    const window = 'start_date=2030-01-01&end_date=2030-03-31&per_page=9';
+    const page = jest.spyOn(t.get(EventRepository), 'page');
+    const asked = [
+      `${window}&categories=${categories.b}`,
+      `${window}&categories=${categories.parent}`,
+      `${window}&venue=${venues.paris}`,
+      // A page as long as the list: its run would read the whole set, which the set read does (ten days: 34 events).
+      `start_date=2030-01-01&end_date=2030-01-10&per_page=50&categories=${categories.b}`,
+      // A page far into the list starts at its day (the totals per day), its run reads from there.
+      `${window}&categories=${categories.a}&page=${Math.ceil(matches['a'].length / 9)}`,
+      // Two links: a walk.
+      `${window}&categories=${categories.a}&venue=${venues.paris}`,
+    ];
+    const reads: unknown[] = [];
+    for (const query of asked) {
+      page.mockClear();
+      const reply = await t.request('GET', `${EVENTS}?${query}`);
+      const read = page.mock.calls[0]?.[3] as PageRead;
+      reads.push([reply.status, typeof read === 'object' ? { ...read, ids: [...read.ids].sort((x, y) => x - y) } : read]);
+    }
+    page.mockRestore();
+    const along = (link: 'terms' | 'venues', ids: number[]) => [200, { link, ids, ...(link === 'terms' ? { termSet: 0 } : {}) }];
+    expect(reads).toEqual(
+      ENGINE === 'mysql'
+        ? [along('terms', [categories.b]), along('terms', [categories.parent, categories.child].sort((x, y) => x - y)), along('venues', [venues.paris]), [200, false], along('terms', [categories.a]), [200, true]]
+        : asked.map(() => [200, false]),
+    );
+  });
 });

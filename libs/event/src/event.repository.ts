@@ -54,6 +54,19 @@ export interface EventListFilter {
   withHidden?: boolean;
 }
 
+/**
+ * A link whose start-ordered index a page is read along (`ix_event_terms_start`, `ix_event_venues_start`): the
+ * events linked to any of `ids` — one of the filter's term sets (`termSet`, its index) or its venues.
+ */
+export interface LinkRange {
+  link: 'terms' | 'venues';
+  ids: number[];
+  termSet?: number;
+}
+
+/** How a page's rows are found: `false` from the filter's sets, `true` walking the listing index, or along a link's index. */
+export type PageRead = boolean | LinkRange;
+
 export interface EventLinks {
   venues: Map<number, number[]>;
   organizers: Map<number, number[]>;
@@ -359,17 +372,21 @@ export class EventRepository {
   /**
    * A page of events by UTC start then id (SPEC §4.4): each event's head (what deciding how to answer with it
    * needs) and its links, in one query; the full records of the events whose renderings are not kept are loaded
-   * with `load`. `walk`: read the page by walking the listing index and probing each event (see `filtered`).
+   * with `load`. `read`: `true` reads the page by walking the listing index and probing each event (see
+   * `filtered`); a `LinkRange` reads it along that link's start-ordered index (`alongLink`).
    */
-  async page(filter: EventListFilter, offset: number, limit: number, walk = false, withRecords = false): Promise<{ heads: EventHead[]; links: EventLinks; records?: EventEntity[] }> {
-    const [sql, params] = this.filtered(filter, walk)
-      .select('e.id', 'id')
-      .addSelect('e.start_utc', 'start_utc')
-      .orderBy('e.start_utc', 'ASC')
-      .addOrderBy('e.id', 'ASC')
-      .offset(offset)
-      .limit(limit)
-      .getQueryAndParameters();
+  async page(filter: EventListFilter, offset: number, limit: number, read: PageRead = false, withRecords = false): Promise<{ heads: EventHead[]; links: EventLinks; records?: EventEntity[] }> {
+    const [sql, params] =
+      typeof read === 'object'
+        ? this.alongLink(filter, read, offset, limit)
+        : this.filtered(filter, read)
+            .select('e.id', 'id')
+            .addSelect('e.start_utc', 'start_utc')
+            .orderBy('e.start_utc', 'ASC')
+            .addOrderBy('e.id', 'ASC')
+            .offset(offset)
+            .limit(limit)
+            .getQueryAndParameters();
     // The page is selected from the listing index alone; its rows' heads and links are read for those rows only,
     // and with `withRecords` their whole records too (for a page most of whose renderings are not kept: one
     // statement instead of two).
@@ -378,6 +395,39 @@ export class EventRepository {
       return { ...headsOfRecords(found), records: [...found.keys()] };
     }
     return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.start_utc, p.id`, params);
+  }
+
+  /**
+   * The statement of a page read along a link's start-ordered index (MySQL and MariaDB): for each id of the link, its
+   * link rows within the list's start bounds in (start, event) order, each joined to its event by key and checked
+   * against the rest of the filter (other links probed per event, as in a walk), until the page's end is reached;
+   * with several ids, those runs merged (an event linked to two of them once) and the page taken from the merge.
+   * Each run reads about as many rows as the page's end, whatever the window holds: the link rows carry the
+   * event's start (`refreshLinkLists`), so their order is the list's order, and the join is written in the order it
+   * must run in (`STRAIGHT_JOIN`).
+   */
+  private alongLink(filter: EventListFilter, range: LinkRange, offset: number, limit: number): [string, unknown[]] {
+    const [table, alias, column] = range.link === 'terms' ? ['event_terms', 'lr', 'term_id'] : ['event_venues', 'lr', 'venue_id'];
+    const rest: EventListFilter = range.link === 'terms' ? { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) } : { ...filter, venues: undefined };
+    const starts = startBounds(filter);
+    const quote = (name: string) => this.dataSource.driver.escape(name);
+    const from = `FROM ${quote('events')} ${quote('e')}`;
+    const end = offset + limit;
+    const runs = range.ids.map((id): [string, unknown[]] => {
+      const qb = this.filtered(rest, true).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').andWhere(`${alias}.${column} = :linkId`, { linkId: id });
+      if (starts.from !== undefined) qb.andWhere(`${alias}.start_utc >= :linkFrom`, { linkFrom: starts.from });
+      if (starts.to !== undefined) qb.andWhere(`${alias}.start_utc <= :linkTo`, { linkTo: starts.to });
+      const [sql, params] = qb.getQueryAndParameters();
+      if (!sql.includes(from)) throw new Error('a page along a link needs the events table as the statement\'s only source');
+      // A function, so that nothing in the replacement is read as a pattern (`$&`); the select list holds no parameter.
+      return [`${sql.replace(from, () => `FROM ${table} ${alias} STRAIGHT_JOIN ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${alias}.event_id`)} ORDER BY ${alias}.start_utc ASC, ${alias}.event_id ASC`, params];
+    });
+    // Whole numbers of the request's paging (checked by its DTO), written into the SQL as they are.
+    if (![offset, limit].every(Number.isSafeInteger)) throw new Error('a page along a link needs whole-number paging');
+    if (runs.length === 1) return [`${runs[0][0]} LIMIT ${limit} OFFSET ${offset}`, runs[0][1]];
+    // The first `end` events of the merge are among the first `end` of each run (UNION drops an event met twice).
+    const merged = runs.map(([sql]) => `(${sql} LIMIT ${end})`).join(' UNION ');
+    return [`SELECT u.id AS id, u.start_utc AS start_utc FROM (${merged}) u ORDER BY u.start_utc ASC, u.id ASC LIMIT ${limit} OFFSET ${offset}`, runs.flatMap(([, params]) => params)];
   }
 
   /** At least as long as the longest event lasts, in seconds (it only grows: an upper bound stays true). */

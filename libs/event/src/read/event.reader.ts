@@ -12,7 +12,7 @@ import { ListEventsQueryDto } from '../dto/event.dto';
 import { EVENT_KIND } from '../dto/event.mapper';
 import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 import { passwordMatches } from '../event-password';
-import { EventHead, EventLinks, EventListFilter, EventRepository } from '../event.repository';
+import { EventHead, EventLinks, EventListFilter, EventRepository, LinkRange, PageRead } from '../event.repository';
 import { EventListQuery, eventListQuery, ListLookups, needsStartBound } from './event-list-query';
 
 /** Pages that begin at least this many events into their window are found through the totals per day. */
@@ -112,7 +112,7 @@ export class EventReader {
     const seek = offset >= SEEK_FROM_OFFSET ? await this.seek(filter, offset) : null;
     const read: EventListFilter = seek ? { ...filter, startsAtOrAfter: seek.from, days: undefined } : filter;
     const skip = offset - (seek?.before ?? 0);
-    const { heads, links, records } = await this.events.page(read, skip, query.per_page, await this.walks(filter, window, skip + query.per_page, total, versions), withRecords);
+    const { heads, links, records } = await this.events.page(read, skip, query.per_page, await this.howToRead(read, window, skip + query.per_page, total, versions), withRecords);
     const { translation_language: _language, page: _page, ...filters } = query;
     return { heads, links, records, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
   }
@@ -197,6 +197,22 @@ export class EventReader {
   }
 
   /**
+   * How the page's rows are found (MySQL and MariaDB; SQLite reads them from the sets). Along the start-ordered index
+   * of the list's one link (`linkRange`) when that reads fewer rows than the other ways: each of its ids' runs reads
+   * about `end` rows, against `end` × window total / total for a walk of the listing index and `total` for the set
+   * read whole and sorted; a walk when `walks` says so; else from the sets.
+   */
+  private async howToRead(filter: EventListFilter, window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<PageRead> {
+    const range = window === null ? null : linkRange(filter, MAX_RANGE_IDS);
+    if (range && window && total > 0) {
+      const rangeRows = range.ids.length * end;
+      const walkRows = (end * (await this.keptTotal(window, versions))) / total;
+      if (rangeRows < total && rangeRows <= walkRows) return range;
+    }
+    return this.walks(filter, window, end, total, versions);
+  }
+
+  /**
    * Whether the page is read by walking the index: the rows expected to its end are PAGE_WALK_ROWS at most. With a
    * search word, a radius, a category or a tag, whose sets are read by start within the window (about as many rows
    * as the list's total), the walk must also read fewer rows than that set: each event walked costs a probe of its
@@ -220,6 +236,25 @@ export function pageWalks({ end, windowTotal, total, pageWalkRows, probeRows }: 
   const expected = (end * windowTotal) / total;
   return expected <= pageWalkRows && expected * probeRows <= total;
 }
+
+/**
+ * The one link a page of `filter` may be read along (`EventRepository.page`), or null: the filter's only narrowing
+ * beyond its window and the caller's visibility is one term set or one venue list of at most `maxIds` ids. Any
+ * other condition (a second link, featured, a search word, a radius, a parent, statuses asked for) may reject
+ * linked events the run has to read past, which the rows counted per id do not foresee.
+ */
+export function linkRange(filter: EventListFilter, maxIds: number): LinkRange | null {
+  const others = [filter.organizers, filter.search, filter.near, filter.nearVenues, filter.geoloc, filter.featured, filter.postParent, filter.statuses, filter.include, filter.modifiedAfter, filter.modifiedBefore];
+  if (others.some((value) => value !== undefined)) return null;
+  const sets = filter.termSets ?? [];
+  const fits = (ids: number[]) => ids.length > 0 && ids.length <= maxIds;
+  if (sets.length === 1 && !filter.venues) return fits(sets[0]) ? { link: 'terms', ids: sets[0], termSet: 0 } : null;
+  if (sets.length === 0 && filter.venues) return fits(filter.venues) ? { link: 'venues', ids: filter.venues } : null;
+  return null;
+}
+
+/** The most ids whose runs a page read along a link merges (a category and its descendants, several venues). */
+const MAX_RANGE_IDS = 8;
 
 /** The rows of the word index a walk reads for each event it probes for a search word (an event has about ten words). */
 const SEARCH_PROBE_ROWS = 10;

@@ -1,4 +1,4 @@
-import { pageWalks } from './event.reader';
+import { linkRange, pageWalks } from './event.reader';
 
 describe('pageWalks', () => {
   const page = { end: 20, windowTotal: 4000, pageWalkRows: 2000 };
@@ -13,5 +13,32 @@ describe('pageWalks', () => {
     expect([pageWalks({ ...page, total: 2000, probeRows: 10 }), pageWalks({ ...page, total: 400, probeRows: 10 })]).toEqual([true, false]);
     // A radius holding one event in ten: 200 probes of venue links against a set of 400.
     expect([pageWalks({ ...page, total: 400, probeRows: 1 }), pageWalks({ ...page, total: 100, probeRows: 1 })]).toEqual([true, false]);
+  });
+});
+
+describe('linkRange', () => {
+  const window = { language: 'en', caller: null, startsAtOrAfter: new Date('2030-01-01T00:00:00Z'), endsAtOrBefore: new Date('2030-03-31T23:59:59Z') };
+  it('reads along the one term set or venue list of a list narrowed by nothing else', () => {
+    expect([
+      linkRange({ ...window, termSets: [[3, 4]], termKeys: [3] }, 8),
+      linkRange({ ...window, venues: [7] }, 8),
+      linkRange({ ...window, venues: [1, 2, 3] }, 2),
+      linkRange({ ...window, termSets: [[]] }, 8),
+    ]).toEqual([{ link: 'terms', ids: [3, 4], termSet: 0 }, { link: 'venues', ids: [7] }, null, null]);
+  });
+
+  it('leaves lists with a second condition to the other ways', () => {
+    const others = [
+      { termSets: [[3]], venues: [7] },
+      { termSets: [[3], [5]] },
+      { termSets: [[3]], featured: true },
+      { venues: [7], search: [{ token: 'jazz', prefix: false }] },
+      { venues: [7], organizers: [2] },
+      { termSets: [[3]], geoloc: true },
+      { termSets: [[3]], statuses: ['draft' as const] },
+      { venues: [7], postParent: 0 },
+      {},
+    ];
+    expect(others.map((filter) => linkRange({ ...window, ...filter }, 8))).toEqual(others.map(() => null));
   });
 });
