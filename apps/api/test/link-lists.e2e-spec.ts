@@ -45,10 +45,11 @@ describe('link lists kept on events', () => {
       const id = Number(row['id']);
       return [id, ...[venues, organizers, terms].map((map) => map.get(id)?.join(',') ?? null)];
     });
-    // Each venue, category and tag link carries its event's start: lists within a radius and lists of a term read
-    // the links of a window by it.
+    // Each venue, organizer, category and tag link carries its event's start: lists of a venue, an organizer, a term
+    // or a radius read the links of a window by it.
     const starts: Record<string, unknown>[] = await t.dataSource.query(
       `SELECT 'venue' AS kind, l.event_id, l.venue_id AS target, l.start_utc AS kept, e.start_utc AS event FROM event_venues l INNER JOIN events e ON e.id = l.event_id
+       UNION ALL SELECT 'organizer' AS kind, l.event_id, l.organizer_id AS target, l.start_utc AS kept, e.start_utc AS event FROM event_organizers l INNER JOIN events e ON e.id = l.event_id
        UNION ALL SELECT 'term' AS kind, l.event_id, l.term_id AS target, l.start_utc AS kept, e.start_utc AS event FROM event_terms l INNER JOIN events e ON e.id = l.event_id
        ORDER BY kind, event_id, target`,
     );

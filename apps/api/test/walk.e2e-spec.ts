@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DayCounts, EventRepository, PageRead } from '@calendar/event';
+import { DayCounts, EventRepository, LinkRange, PageRead } from '@calendar/event';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
@@ -24,6 +24,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
   const matches: Record<string, number[]> = {};
   let categories: { a: number; b: number; parent: number; child: number };
   let venues: { paris: number; sydney: number };
+  let organizer: number;
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'calendar-walk-'));
     database = ENGINE === 'sqlite' ? { url: `sqlite:${join(directory, 'walk.sqlite')}`, drop: async () => undefined } : await createTestDatabase('mysql');
@@ -37,11 +38,12 @@ describe('pages of common filters (SPEC §10.1)', () => {
     const post = async (path: string, json: Record<string, unknown>) => (await t.request('POST', `/wp-json/calendar/events/v1/${path}`, { token: editor.token, json })).body.id as number;
     const parent = await post('categories', { name: 'Parent' });
     categories = { a: await post('categories', { name: 'Alpha' }), b: await post('categories', { name: 'Beta' }), parent, child: await post('categories', { name: 'Child', parent }) };
+    organizer = await post('organizers', { organizer: 'Host' });
     venues = { paris: await post('venues', { venue: 'Paris', geo_lat: 48.8566, geo_lng: 2.3522 }), sydney: await post('venues', { venue: 'Sydney', geo_lat: -33.8688, geo_lng: 151.2093 }) };
     // The form the service writes on both engines (SQLite compares the text).
     const at = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString().replace('T', ' ').replace('Z', '');
-    const rows = { events: [] as unknown[][], texts: [] as unknown[][], terms: [] as unknown[][], places: [] as unknown[][], tokens: [] as unknown[][] };
-    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family']) matches[key] = [];
+    const rows = { events: [] as unknown[][], texts: [] as unknown[][], terms: [] as unknown[][], places: [] as unknown[][], hosts: [] as unknown[][], tokens: [] as unknown[][] };
+    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family', 'host']) matches[key] = [];
     for (let i = 1; i <= COUNT; i++) {
       // Start times interleave (i * 37 mod COUNT) so that id order and start order differ.
       const start = (i * 37) % COUNT;
@@ -55,6 +57,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
       if (i % 5 === 0) rows.terms.push([i, categories.parent, 2, at(start)]);
       if (i % 3 === 0) rows.terms.push([i, categories.child, 3, at(start)]);
       rows.places.push([i, i % 3 === 0 ? venues.paris : venues.sydney, 0, at(start)]);
+      if (i % 4 === 1) rows.hosts.push([i, organizer, 0, at(start)]);
     }
     const insert = async (table: string, columns: string, values: unknown[][]) => {
       for (let offset = 0; offset < values.length; offset += 200) {
@@ -67,6 +70,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
     await insert('search_tokens', 'kind, token, record_id, lang, original, start_utc', rows.tokens);
     await insert('event_terms', 'event_id, term_id, position, start_utc', rows.terms);
     await insert('event_venues', 'event_id, venue_id, position, start_utc', rows.places);
+    await insert('event_organizers', 'event_id, organizer_id, position, start_utc', rows.hosts);
     // The test wrote behind the service's back: the service counts every event again, as a start whose counts per day
     // are stale does, and a write through the API moves the data version on.
     await t.dataSource.query('UPDATE event_tally_state SET zone = NULL WHERE id = 1');
@@ -81,6 +85,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
       if (id % 4 === 0) matches['alpha'].push(id);
       if (id % 2 === 0 && id % 3 === 0) matches['a+paris'].push(id);
       if (id % 5 === 0 || id % 3 === 0) matches['family'].push(id);
+      if (id % 4 === 1) matches['host'].push(id);
     }
   });
   afterAll(async () => {
@@ -100,6 +105,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
       ['alpha', 'search=alp'],
       ['a+paris', `categories=${categories.a}&venue=${venues.paris}`],
       ['family', `categories=${categories.parent}`],
+      ['host', `organizer=${organizer}`],
       ['all', `venue=${venues.paris},${venues.sydney}`],
     ];
     for (const [name, instance] of instances) for (const [key, query] of filters) {
@@ -124,6 +130,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
       `${window}&categories=${categories.b}`,
       `${window}&categories=${categories.parent}`,
       `${window}&venue=${venues.paris}`,
+      `${window}&organizer=${organizer}`,
       // A page as long as the list: its run would read the whole set, which the set read does (ten days: 34 events).
       `start_date=2030-01-01&end_date=2030-01-10&per_page=50&categories=${categories.b}`,
       // A page far into the list starts at its day (the totals per day), its run reads from there.
@@ -139,10 +146,10 @@ describe('pages of common filters (SPEC §10.1)', () => {
       reads.push([reply.status, typeof read === 'object' ? { ...read, ids: [...read.ids].sort((x, y) => x - y) } : read]);
     }
     page.mockRestore();
-    const along = (link: 'terms' | 'venues', ids: number[]) => [200, { link, ids, ...(link === 'terms' ? { termSet: 0 } : {}) }];
+    const along = (link: LinkRange['link'], ids: number[]) => [200, { link, ids, ...(link === 'terms' ? { termSet: 0 } : {}) }];
     expect(reads).toEqual(
       ENGINE === 'mysql'
-        ? [along('terms', [categories.b]), along('terms', [categories.parent, categories.child].sort((x, y) => x - y)), along('venues', [venues.paris]), [200, false], along('terms', [categories.a]), [200, true]]
+        ? [along('terms', [categories.b]), along('terms', [categories.parent, categories.child].sort((x, y) => x - y)), along('venues', [venues.paris]), along('organizers', [organizer]), [200, false], along('terms', [categories.a]), [200, true]]
         : asked.map(() => [200, false]),
     );
   });

@@ -55,11 +55,12 @@ export interface EventListFilter {
 }
 
 /**
- * A link whose start-ordered index a page is read along (`ix_event_terms_start`, `ix_event_venues_start`): the
- * events linked to any of `ids` — one of the filter's term sets (`termSet`, its index) or its venues.
+ * A link whose start-ordered index a page is read along (`ix_event_terms_start`, `ix_event_venues_start`,
+ * `ix_event_organizers_start`): the events linked to any of `ids` — one of the filter's term sets (`termSet`, its
+ * index), its venues or its organizers.
  */
 export interface LinkRange {
-  link: 'terms' | 'venues';
+  link: 'terms' | 'venues' | 'organizers';
   ids: number[];
   termSet?: number;
 }
@@ -223,8 +224,10 @@ export class EventRepository {
     (filter.termSets ?? []).forEach((ids, index) => {
       qb.andWhere(ids.length > 0 ? linked('event_terms', 'et', [`et.term_id IN (:...terms${index})`, ...termStarts].join(' AND ')) : '1 = 0', { [`terms${index}`]: ids, termsFrom: starts.from, termsTo: starts.to });
     });
-    if (filter.venues) qb.andWhere(linked('event_venues', 'ev', 'ev.venue_id IN (:...venues)'), { venues: filter.venues });
-    if (filter.organizers) qb.andWhere(linked('event_organizers', 'eo', 'eo.organizer_id IN (:...organizers)'), { organizers: filter.organizers });
+    // Likewise a venue's or organizer's links that start within the bounds (`ix_event_venues_start`, `ix_event_organizers_start`).
+    const placeStarts = (alias: string) => (walk ? [] : [...(starts.from === undefined ? [] : [`${alias}.start_utc >= :termsFrom`]), ...(starts.to === undefined ? [] : [`${alias}.start_utc <= :termsTo`])]);
+    if (filter.venues) qb.andWhere(linked('event_venues', 'ev', ['ev.venue_id IN (:...venues)', ...placeStarts('ev')].join(' AND ')), { venues: filter.venues, termsFrom: starts.from, termsTo: starts.to });
+    if (filter.organizers) qb.andWhere(linked('event_organizers', 'eo', ['eo.organizer_id IN (:...organizers)', ...placeStarts('eo')].join(' AND ')), { organizers: filter.organizers, termsFrom: starts.from, termsTo: starts.to });
     if (filter.featured !== undefined) qb.andWhere('e.featured = :featured', { featured: filter.featured });
     if (filter.postParent !== undefined) qb.andWhere('e.post_parent = :postParent', { postParent: filter.postParent });
     const located = 'SELECT 1 FROM event_venues gv INNER JOIN venues v ON v.id = gv.venue_id WHERE gv.event_id = e.id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL';
@@ -407,8 +410,10 @@ export class EventRepository {
    * must run in (`STRAIGHT_JOIN`).
    */
   private alongLink(filter: EventListFilter, range: LinkRange, offset: number, limit: number): [string, unknown[]] {
-    const [table, alias, column] = range.link === 'terms' ? ['event_terms', 'lr', 'term_id'] : ['event_venues', 'lr', 'venue_id'];
-    const rest: EventListFilter = range.link === 'terms' ? { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) } : { ...filter, venues: undefined };
+    const alias = 'lr';
+    const [table, column] = range.link === 'terms' ? ['event_terms', 'term_id'] : range.link === 'venues' ? ['event_venues', 'venue_id'] : ['event_organizers', 'organizer_id'];
+    const rest: EventListFilter =
+      range.link === 'terms' ? { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) } : range.link === 'venues' ? { ...filter, venues: undefined } : { ...filter, organizers: undefined };
     const starts = startBounds(filter);
     const quote = (name: string) => this.dataSource.driver.escape(name);
     const from = `FROM ${quote('events')} ${quote('e')}`;
@@ -672,7 +677,7 @@ export class EventRepository {
 
   /**
    * Writes the link lists kept on the rows of events `ids` (those that exist) from their link rows, and the start
-   * their venue, category and tag links carry from their rows: applied with every write's effects, for the events
+   * their venue, organizer, category and tag links carry from their rows: applied with every write's effects, for the events
    * it changed or touched, after its statements.
    */
   async refreshLinkLists(manager: EntityManager, ids: number[]): Promise<void> {
@@ -688,8 +693,9 @@ export class EventRepository {
         ...values(links.terms),
         ...batch,
       ]);
-      // The start each venue, category and tag link carries (`start_utc`), from the event's row as this write left it.
-      for (const [table, map] of [['event_venues', links.venues], ['event_terms', links.terms]] as const) {
+      // The start each venue, organizer, category and tag link carries (`start_utc`), from the event's row as this
+      // write left it.
+      for (const [table, map] of [['event_venues', links.venues], ['event_organizers', links.organizers], ['event_terms', links.terms]] as const) {
         if (map.size > 0) await manager.query(`UPDATE ${table} SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = ${table}.event_id) WHERE event_id IN (${batch.map(() => '?').join(', ')})`, batch);
       }
     }

@@ -47,7 +47,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: 'events', order: ['id'], derived: ['venue_ids', 'organizer_ids', 'term_ids'] },
   { name: 'event_translations', order: ['id'] },
   { name: 'event_venues', order: ['event_id', 'venue_id'], derived: ['start_utc'] },
-  { name: 'event_organizers', order: ['event_id', 'organizer_id'] },
+  { name: 'event_organizers', order: ['event_id', 'organizer_id'], derived: ['start_utc'] },
   { name: 'event_terms', order: ['event_id', 'term_id'], derived: ['start_utc'] },
   { name: 'webhooks', order: ['id'], secret: true },
 ];

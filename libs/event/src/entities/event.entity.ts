@@ -113,6 +113,7 @@ export class EventVenueEntity {
 
 /** An event's organizers, in the order they were given. */
 @Entity('event_organizers')
+@Index('ix_event_organizers_start', ['organizerId', 'startUtc', 'eventId'])
 export class EventOrganizerEntity {
   @PrimaryColumn({ name: 'event_id', type: 'integer' })
   eventId: number;
@@ -122,6 +123,13 @@ export class EventOrganizerEntity {
 
   @Column({ type: 'integer', default: 0 })
   position: number;
+
+  /**
+   * The event's start as `events.start_utc` holds it (migration EventOrganizerStarts1769212800000), written with the
+   * link lists (`EventRepository.refreshLinkLists`): lists of an organizer read the links of a window by it.
+   */
+  @Column({ name: 'start_utc', type: 'datetime', nullable: true })
+  startUtc: Date | null;
 }
 
 /** An event's categories and tags. */

@@ -239,21 +239,22 @@ export function pageWalks({ end, windowTotal, total, pageWalkRows, probeRows }: 
 
 /**
  * The one link a page of `filter` may be read along (`EventRepository.page`), or null: the filter's only narrowing
- * beyond its window and the caller's visibility is one term set or one venue list of at most `maxIds` ids. Any
+ * beyond its window and the caller's visibility is one term set, venue list or organizer list of at most `maxIds` ids. Any
  * other condition (a second link, featured, a search word, a radius, a parent, statuses asked for) may reject
  * linked events the run has to read past, which the rows counted per id do not foresee.
  */
 export function linkRange(filter: EventListFilter, maxIds: number): LinkRange | null {
-  const others = [filter.organizers, filter.search, filter.near, filter.nearVenues, filter.geoloc, filter.featured, filter.postParent, filter.statuses, filter.include, filter.modifiedAfter, filter.modifiedBefore];
+  const others = [filter.search, filter.near, filter.nearVenues, filter.geoloc, filter.featured, filter.postParent, filter.statuses, filter.include, filter.modifiedAfter, filter.modifiedBefore];
   if (others.some((value) => value !== undefined)) return null;
-  const sets = filter.termSets ?? [];
-  const fits = (ids: number[]) => ids.length > 0 && ids.length <= maxIds;
-  if (sets.length === 1 && !filter.venues) return fits(sets[0]) ? { link: 'terms', ids: sets[0], termSet: 0 } : null;
-  if (sets.length === 0 && filter.venues) return fits(filter.venues) ? { link: 'venues', ids: filter.venues } : null;
-  return null;
+  const links: LinkRange[] = [
+    ...(filter.termSets ?? []).map((ids, termSet): LinkRange => ({ link: 'terms', ids, termSet })),
+    ...(filter.venues ? [{ link: 'venues' as const, ids: filter.venues }] : []),
+    ...(filter.organizers ? [{ link: 'organizers' as const, ids: filter.organizers }] : []),
+  ];
+  return links.length === 1 && links[0].ids.length > 0 && links[0].ids.length <= maxIds ? links[0] : null;
 }
 
-/** The most ids whose runs a page read along a link merges (a category and its descendants, several venues). */
+/** The most ids whose runs a page read along a link merges (a category and its descendants, several venues or organizers). */
 const MAX_RANGE_IDS = 8;
 
 /** The rows of the word index a walk reads for each event it probes for a search word (an event has about ten words). */

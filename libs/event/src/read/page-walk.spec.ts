@@ -18,13 +18,14 @@ describe('pageWalks', () => {
 
 describe('linkRange', () => {
   const window = { language: 'en', caller: null, startsAtOrAfter: new Date('2030-01-01T00:00:00Z'), endsAtOrBefore: new Date('2030-03-31T23:59:59Z') };
-  it('reads along the one term set or venue list of a list narrowed by nothing else', () => {
+  it('reads along the one term set, venue list or organizer list of a list narrowed by nothing else', () => {
     expect([
       linkRange({ ...window, termSets: [[3, 4]], termKeys: [3] }, 8),
       linkRange({ ...window, venues: [7] }, 8),
+      linkRange({ ...window, organizers: [2, 5] }, 8),
       linkRange({ ...window, venues: [1, 2, 3] }, 2),
       linkRange({ ...window, termSets: [[]] }, 8),
-    ]).toEqual([{ link: 'terms', ids: [3, 4], termSet: 0 }, { link: 'venues', ids: [7] }, null, null]);
+    ]).toEqual([{ link: 'terms', ids: [3, 4], termSet: 0 }, { link: 'venues', ids: [7] }, { link: 'organizers', ids: [2, 5] }, null, null]);
   });
 
   it('leaves lists with a second condition to the other ways', () => {

@@ -6,6 +6,7 @@ import { VersionSlots1768262400000 } from './migrations/1768262400000-version-sl
 import { EventLinkLists1768953600000 } from './migrations/1768953600000-event-link-lists';
 import { EventVenueStarts1769040000000 } from './migrations/1769040000000-event-venue-starts';
 import { EventTermStarts1769126400000 } from './migrations/1769126400000-event-term-starts';
+import { EventOrganizerStarts1769212800000 } from './migrations/1769212800000-event-organizer-starts';
 import { VERSION_SLOTS } from './data-version';
 
 /**
@@ -38,7 +39,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000', 'EventOrganizerStarts1769212800000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
@@ -135,16 +136,17 @@ describe('the link lists migration', () => {
 describe.each([
   { name: 'venue', migration: EventVenueStarts1769040000000, table: 'event_venues', target: 'venue_id', parents: 'venues' },
   { name: 'term', migration: EventTermStarts1769126400000, table: 'event_terms', target: 'term_id', parents: 'terms' },
+  { name: 'organizer', migration: EventOrganizerStarts1769212800000, table: 'event_organizers', target: 'organizer_id', parents: 'organizers' },
 ] as const)('the $name link starts migration', ({ migration, table, target, parents }) => {
   it("writes on each link already there its event's start, and indexes the links by target and start", async () => {
     await beforeMigration(migration, [1, 2], async (dataSource, at) => {
       await dataSource.query(`UPDATE events SET start_utc = '2031-02-03 04:05:06', end_utc = '2031-02-03 05:05:06' WHERE id = 2`);
       for (const id of [1, 2]) {
         await dataSource.query(
-          parents === 'venues'
-            ? `INSERT INTO venues (id, author_id, status, original_lang, published_at, created_at, modified_at) VALUES (?, 1, 'publish', 'en', ?, ?, ?)`
-            : `INSERT INTO terms (id, taxonomy, parent_id, original_lang, created_at, modified_at) VALUES (?, 'tag', 0, 'en', ?, ?)`,
-          parents === 'venues' ? [id, at, at, at] : [id, at, at],
+          parents === 'terms'
+            ? `INSERT INTO terms (id, taxonomy, parent_id, original_lang, created_at, modified_at) VALUES (?, 'tag', 0, 'en', ?, ?)`
+            : `INSERT INTO ${parents} (id, author_id, status, original_lang, published_at, created_at, modified_at) VALUES (?, 1, 'publish', 'en', ?, ?, ?)`,
+          parents === 'terms' ? [id, at, at] : [id, at, at, at],
         );
       }
       await dataSource.query(`INSERT INTO ${table} (event_id, ${target}, position) VALUES (1, 2, 0), (2, 1, 0), (2, 2, 1)`);

@@ -43,12 +43,12 @@ export function recordColumns(): TableColumnOptions[] {
 const FILL_BATCH = 5_000;
 
 /**
- * Gives an event link table (`event_venues`, `event_terms`) the start of each link's event (`start_utc`, as
+ * Gives an event link table (`event_venues`, `event_terms`, `event_organizers`) the start of each link's event (`start_utc`, as
  * `events.start_utc` holds it), filled from the events' rows, and an index by the link's target and start
  * (`ix_<table>_start`): a list then reads a target's links within its window. ALTER TABLE on both engines
  * (TypeORM's addColumn would copy an SQLite table anew).
  */
-export async function addLinkStarts(queryRunner: QueryRunner, table: 'event_venues' | 'event_terms', target: 'venue_id' | 'term_id'): Promise<void> {
+export async function addLinkStarts(queryRunner: QueryRunner, table: 'event_venues' | 'event_terms' | 'event_organizers', target: 'venue_id' | 'term_id' | 'organizer_id'): Promise<void> {
   await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN start_utc DATETIME NULL`);
   const [{ top }] = await queryRunner.query(`SELECT COALESCE(MAX(event_id), 0) AS top FROM ${table}`);
   for (let from = 0; from < Number(top); from += FILL_BATCH) {
@@ -58,7 +58,7 @@ export async function addLinkStarts(queryRunner: QueryRunner, table: 'event_venu
 }
 
 /** Undoes `addLinkStarts`. */
-export async function dropLinkStarts(queryRunner: QueryRunner, table: 'event_venues' | 'event_terms'): Promise<void> {
+export async function dropLinkStarts(queryRunner: QueryRunner, table: 'event_venues' | 'event_terms' | 'event_organizers'): Promise<void> {
   await queryRunner.query(isMysql(queryRunner) ? `DROP INDEX ix_${table}_start ON ${table}` : `DROP INDEX ix_${table}_start`);
   await queryRunner.query(`ALTER TABLE ${table} DROP COLUMN start_utc`);
 }
