@@ -3,7 +3,11 @@ import { parseTimeZone } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import { dateDetails, isDateProblem, resolveEventDates, timezoneAbbreviation, wallClock } from './event-dates';
 
-const zone = (name: string) => parseTimeZone(name)!;
+const zone = (name: string) => {
+  const parsed = parseTimeZone(name);
+  if (!parsed) throw new Error(`not a time zone: ${name}`);
+  return parsed;
+};
 const utc = (value: DateTime) => value.toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
 
 describe('resolveEventDates (SPEC §4.2)', () => {
