@@ -81,14 +81,14 @@ export class EventPresenter {
     const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;
     return own.map(({ event, kept: { template, jsonLd } }) => {
       const { venues, organizers, categories, tags } = linked(event.id);
-      const text = template.fill({
+      const parts = template.parts({
         categories: list(categories),
         tags: list(tags),
         venue: venues.length === 1 ? jsonOf(venues[0]) : list(venues),
         organizer: list(organizers),
         json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, venues, organizers)) : '',
       });
-      return { event, text: new JsonText<EventResponse>(text) };
+      return { event, text: new JsonText<EventResponse>(parts) };
     });
   }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { JsonTemplate, JsonText, jsonOf, listBytes } from './json-text';
+import { answerBody, JsonTemplate, JsonText, jsonOf, listBytes } from './json-text';
 import { ListResult } from './list';
 
 describe('JsonTemplate', () => {
@@ -10,7 +10,9 @@ describe('JsonTemplate', () => {
         const open = Object.keys(filled).filter((key) => Object.hasOwn(object, key) && object[key] !== undefined);
         const template = JsonTemplate.of(object, open);
         const completed = Object.fromEntries(open.map((key) => [key, JSON.stringify(filled[key])]));
-        expect(template.fill(completed)).toBe(JSON.stringify({ ...object, ...Object.fromEntries(open.map((key) => [key, filled[key]])) }));
+        const expected = JSON.stringify({ ...object, ...Object.fromEntries(open.map((key) => [key, filled[key]])) });
+        // In parts, as an answer writes it: the same text, and the same bytes once written.
+        expect([template.fill(completed), new JsonText(template.parts(completed)).text, answerBody(new JsonText(template.parts(completed)))]).toEqual([expected, expected, Buffer.from(expected)]);
       }),
     );
   });
@@ -57,8 +59,11 @@ describe('listBytes', () => {
   it('writes a list body as the UTF-8 bytes of its JSON, whatever the text (accents, Chinese, emoji, escapes)', () => {
     fc.assert(
       fc.property(fc.array(fc.jsonValue()), fc.dictionary(fc.string().map((key) => `m${key}`), fc.jsonValue()), fc.boolean(), (items, rest, rendered) => {
-        const shown = rendered ? items.map((item) => new JsonText(JSON.stringify(item))) : items;
-        expect(listBytes('events', shown, rest).equals(Buffer.from(JSON.stringify({ events: items, ...rest })))).toBe(true);
+        // Rendered items as one text each, or in parts (a template filled in).
+        const inParts = (item: unknown) => new JsonText(JsonTemplate.of({ item }, ['item']).parts({ item: JSON.stringify(item) }));
+        const shown = rendered ? items.map((item, index) => (index % 2 === 0 ? new JsonText(JSON.stringify(item)) : inParts(item))) : items;
+        const expected = { events: rendered ? items.map((item, index) => (index % 2 === 0 ? item : { item })) : items, ...rest };
+        expect(listBytes('events', shown, rest).equals(Buffer.from(JSON.stringify(expected)))).toBe(true);
       }),
     );
     const bytes = listBytes('events', [new JsonText('{"title":"古典音乐会 🎻 Café"}')], { total: 1 });

@@ -8,11 +8,14 @@ export class JsonText<T = unknown> {
   /** The type of the value the text encodes (for the compiler only). */
   declare readonly value?: T;
 
-  /** `body`: the text, or its UTF-8 bytes for an answer written as bytes (`listBytes`). */
-  constructor(readonly body: string | Buffer) {}
+  /**
+   * `body`: the text; its UTF-8 bytes, for an answer written as bytes (`listBytes`); or texts that make it one after
+   * the other (`JsonTemplate.parts`), which an answer writes as they are, never joined into one text first.
+   */
+  constructor(readonly body: string | Buffer | readonly string[]) {}
 
   get text(): string {
-    return typeof this.body === 'string' ? this.body : this.body.toString('utf8');
+    return typeof this.body === 'string' ? this.body : Buffer.isBuffer(this.body) ? this.body.toString('utf8') : this.body.join('');
   }
 
   toJSON(): T {
@@ -25,9 +28,10 @@ export function answerText(answer: unknown): string {
   return answer instanceof JsonText ? answer.text : JSON.stringify(answer);
 }
 
-/** The exact body an answer is sent as: `answerText`, or the bytes of an answer written as bytes. */
+/** The exact body an answer is sent as: `answerText`, or the bytes of an answer written as bytes or in parts. */
 export function answerBody(answer: unknown): string | Buffer {
-  return answer instanceof JsonText ? answer.body : JSON.stringify(answer);
+  if (!(answer instanceof JsonText)) return JSON.stringify(answer);
+  return typeof answer.body === 'string' || Buffer.isBuffer(answer.body) ? answer.body : jsonBytes(answer.body);
 }
 
 /**
@@ -36,7 +40,13 @@ export function answerBody(answer: unknown): string | Buffer {
  */
 export function listBytes(key: string, items: readonly unknown[], rest: Record<string, unknown>): Buffer {
   const parts = [`{${JSON.stringify(key)}:[`];
-  items.forEach((item, index) => parts.push(index === 0 ? '' : ',', item instanceof JsonText ? item.text : JSON.stringify(item)));
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(',');
+    // An item in parts (an event filled into its kept template) is written part by part: joining them would make a
+    // text per item, each a copy the collector then frees.
+    if (item instanceof JsonText && typeof item.body !== 'string' && !Buffer.isBuffer(item.body)) parts.push(...item.body);
+    else parts.push(item instanceof JsonText ? item.text : JSON.stringify(item));
+  });
   const members = JSON.stringify(rest);
   parts.push(members === '{}' ? ']}' : `],${members.slice(1)}`);
   return jsonBytes(parts);
@@ -121,9 +131,14 @@ export class JsonTemplate<K extends string = string> {
 
   /** The text with each open member's JSON text filled in. */
   fill(members: Record<K, string>): string {
-    let text = this.pieces[0];
-    for (let index = 1; index < this.pieces.length; index += 2) text += members[this.pieces[index] as K] + this.pieces[index + 1];
-    return text;
+    return this.parts(members).join('');
+  }
+
+  /** The texts that make `fill`'s text one after the other: the kept pieces and the members' texts in turn. */
+  parts(members: Record<K, string>): string[] {
+    const parts = this.pieces.slice();
+    for (let index = 1; index < parts.length; index += 2) parts[index] = members[parts[index] as K];
+    return parts;
   }
 }
 
