@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DayCounts, EventRepository, LinkRange, PageRead } from '@calendar/event';
+import { DayCounts, EventRepository, LinkRange, NEAR_SET_MAX_VENUES, PageRead } from '@calendar/event';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
@@ -10,7 +10,8 @@ import { ENGINE, startTestApp, TestApp } from './support/test-app';
  * place and search tokens, along the start-ordered index of its one link (a category and its descendants, venues),
  * or from the link side (PAGE_WALK_ROWS decides on MySQL, SPEC §10.1, §10.2). All must list the same events: 1,200
  * events written straight into the tables of one database, read through an instance that always walks, one that
- * never does and one with the default, and compared with the events the test knows match.
+ * never does and one with the default, and compared with the events the test knows match. A radius holding many
+ * venues beside another condition is checked per event of the other's set.
  */
 
 const EVENTS = '/wp-json/calendar/events/v1/events';
@@ -25,6 +26,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
   let categories: { a: number; b: number; parent: number; child: number };
   let venues: { paris: number; sydney: number };
   let organizer: number;
+  let lyon: number[];
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'calendar-walk-'));
     database = ENGINE === 'sqlite' ? { url: `sqlite:${join(directory, 'walk.sqlite')}`, drop: async () => undefined } : await createTestDatabase('mysql');
@@ -39,11 +41,14 @@ describe('pages of common filters (SPEC §10.1)', () => {
     const parent = await post('categories', { name: 'Parent' });
     categories = { a: await post('categories', { name: 'Alpha' }), b: await post('categories', { name: 'Beta' }), parent, child: await post('categories', { name: 'Child', parent }) };
     organizer = await post('organizers', { organizer: 'Host' });
+    // More venues within one radius than the radius's set is read for beside another condition (NEAR_SET_MAX_VENUES).
+    lyon = [];
+    for (let n = 0; n <= NEAR_SET_MAX_VENUES; n++) lyon.push(await post('venues', { venue: `Lyon ${n}`, geo_lat: 45.76 + n / 1000, geo_lng: 4.83 }));
     venues = { paris: await post('venues', { venue: 'Paris', geo_lat: 48.8566, geo_lng: 2.3522 }), sydney: await post('venues', { venue: 'Sydney', geo_lat: -33.8688, geo_lng: 151.2093 }) };
     // The form the service writes on both engines (SQLite compares the text).
     const at = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString().replace('T', ' ').replace('Z', '');
     const rows = { events: [] as unknown[][], texts: [] as unknown[][], terms: [] as unknown[][], places: [] as unknown[][], hosts: [] as unknown[][], tokens: [] as unknown[][] };
-    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family', 'host']) matches[key] = [];
+    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family', 'host', 'lyon', 'a+lyon', 'alpha+lyon', 'host+lyon']) matches[key] = [];
     for (let i = 1; i <= COUNT; i++) {
       // Start times interleave (i * 37 mod COUNT) so that id order and start order differ.
       const start = (i * 37) % COUNT;
@@ -58,6 +63,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
       if (i % 3 === 0) rows.terms.push([i, categories.child, 3, at(start)]);
       rows.places.push([i, i % 3 === 0 ? venues.paris : venues.sydney, 0, at(start)]);
       if (i % 4 === 1) rows.hosts.push([i, organizer, 0, at(start)]);
+      if (i % 11 === 0) rows.places.push([i, lyon[i % lyon.length], 1, at(start)]);
     }
     const insert = async (table: string, columns: string, values: unknown[][]) => {
       for (let offset = 0; offset < values.length; offset += 200) {
@@ -86,6 +92,10 @@ describe('pages of common filters (SPEC §10.1)', () => {
       if (id % 2 === 0 && id % 3 === 0) matches['a+paris'].push(id);
       if (id % 5 === 0 || id % 3 === 0) matches['family'].push(id);
       if (id % 4 === 1) matches['host'].push(id);
+      if (id % 11 === 0) matches['lyon'].push(id);
+      if (id % 11 === 0 && id % 2 === 0) matches['a+lyon'].push(id);
+      if (id % 11 === 0 && id % 4 === 0) matches['alpha+lyon'].push(id);
+      if (id % 11 === 0 && id % 4 === 1) matches['host+lyon'].push(id);
     }
   });
   afterAll(async () => {
@@ -106,6 +116,10 @@ describe('pages of common filters (SPEC §10.1)', () => {
       ['a+paris', `categories=${categories.a}&venue=${venues.paris}`],
       ['family', `categories=${categories.parent}`],
       ['host', `organizer=${organizer}`],
+      ['lyon', 'geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30'],
+      ['a+lyon', `geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&categories=${categories.a}`],
+      ['alpha+lyon', 'geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&search=alp'],
+      ['host+lyon', `geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&organizer=${organizer}`],
       ['all', `venue=${venues.paris},${venues.sydney}`],
     ];
     for (const [name, instance] of instances) for (const [key, query] of filters) {

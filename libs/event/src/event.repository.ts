@@ -75,6 +75,11 @@ export interface EventLinks {
 }
 
 const EARTH_RADIUS_KM = 6371;
+/**
+ * The most venues a radius's set of events is read for beside another set condition of the list (`filtered`); with
+ * more, the other set's events are each checked against the radius instead.
+ */
+export const NEAR_SET_MAX_VENUES = 20;
 /** How many filters' statements of matching events are kept built (`EventRepository.matching`). */
 const MATCHING_SQL_KEPT = 1_000;
 
@@ -238,7 +243,12 @@ export class EventRepository {
       // than SQLite takes parameters.
       const ids = filter.nearVenues.filter((id) => Number.isSafeInteger(id));
       const within = [`gv.venue_id IN (${ids.join(', ')})`, ...(starts.from === undefined ? [] : ['gv.start_utc >= :nearFrom']), ...(starts.to === undefined ? [] : ['gv.start_utc <= :nearTo'])];
-      qb.andWhere(ids.length === 0 ? '1 = 0' : linked('event_venues', 'gv', within.join(' AND ')), { nearFrom: starts.from, nearTo: starts.to });
+      // A wide radius beside another set (a word, a term, a venue, an organizer): each of that set's events is checked
+      // against the radius's venues (a probe of its own venue links) instead of reading every event of the window at
+      // those venues, which at a million events is most of the window (tens of thousands of rows for a count).
+      const probed = !walk && ids.length > NEAR_SET_MAX_VENUES && ((filter.search?.length ?? 0) > 0 || (filter.termSets?.length ?? 0) > 0 || filter.venues !== undefined || filter.organizers !== undefined);
+      const condition = probed ? `(SELECT 1 FROM event_venues gv WHERE gv.event_id = e.id AND gv.venue_id IN (${ids.join(', ')}) LIMIT 1) = 1` : linked('event_venues', 'gv', within.join(' AND '));
+      qb.andWhere(ids.length === 0 ? '1 = 0' : condition, { nearFrom: starts.from, nearTo: starts.to });
     } else if (filter.near) {
       const near = nearVenuesCondition(filter.near);
       qb.andWhere(walk ? `(${located} AND ${near.sql} LIMIT 1) = 1` : `EXISTS (${located} AND ${near.sql})`, near.params);
