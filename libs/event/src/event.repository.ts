@@ -183,12 +183,13 @@ export class EventRepository {
   }
 
   /**
+   * `besideSet`: another set (a search word's) drives the statement, which a wide radius is then checked against.
    * `walk`: state link and place conditions as a probe per event (a scalar subquery on the link's primary key), so
    * that a page is read by walking the start-ordered listing index until it is full. Without it they are `IN`
    * subqueries, which the optimizer runs from the link side (every matching event, then a sort): right for
    * counts and for rare matches, slow for the first pages of a common one.
    */
-  private filtered(filter: EventListFilter, walk = false): SelectQueryBuilder<EventEntity> {
+  private filtered(filter: EventListFilter, walk = false, { besideSet = false }: { besideSet?: boolean } = {}): SelectQueryBuilder<EventEntity> {
     const qb = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
     const linked = (table: string, alias: string, where: string) =>
       walk ? `(SELECT 1 FROM ${table} ${alias} WHERE ${alias}.event_id = e.id AND ${where} LIMIT 1) = 1` : `e.id IN (SELECT ${alias}.event_id FROM ${table} ${alias} WHERE ${where})`;
@@ -246,7 +247,7 @@ export class EventRepository {
       // A wide radius beside another set (a word, a term, a venue, an organizer): each of that set's events is checked
       // against the radius's venues (a probe of its own venue links) instead of reading every event of the window at
       // those venues, which at a million events is most of the window (tens of thousands of rows for a count).
-      const probed = !walk && ids.length > NEAR_SET_MAX_VENUES && ((filter.search?.length ?? 0) > 0 || (filter.termSets?.length ?? 0) > 0 || filter.venues !== undefined || filter.organizers !== undefined);
+      const probed = !walk && ids.length > NEAR_SET_MAX_VENUES && (besideSet || (filter.search?.length ?? 0) > 0 || (filter.termSets?.length ?? 0) > 0 || filter.venues !== undefined || filter.organizers !== undefined);
       const condition = probed ? `(SELECT 1 FROM event_venues gv WHERE gv.event_id = e.id AND gv.venue_id IN (${ids.join(', ')}) LIMIT 1) = 1` : linked('event_venues', 'gv', within.join(' AND '));
       qb.andWhere(ids.length === 0 ? '1 = 0' : condition, { nearFrom: starts.from, nearTo: starts.to });
     } else if (filter.near) {
@@ -348,7 +349,8 @@ export class EventRepository {
     const [first, ...rest] = filter.search;
     const [set] = searchConditions([first], { ...this.searchSql(filter), asSet: true });
     const [setSql, setParams] = this.dataSource.driver.escapeQueryWithParameters(set.sql, set.params, {});
-    const counting = this.filtered({ ...filter, search: rest.length > 0 ? rest : undefined })
+    // The word's set drives the statement: the rest of the filter is checked on its events.
+    const counting = this.filtered({ ...filter, search: rest.length > 0 ? rest : undefined }, false, { besideSet: true })
       .select('COUNT(*)', 'count')
       .addSelect(slotsSubquery(type), 'slots');
     if (versions) counting.addSelect(partsSubquery(type), 'versions_parts');
