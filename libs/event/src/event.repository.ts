@@ -191,12 +191,8 @@ export class EventRepository {
    */
   private filtered(filter: EventListFilter, walk = false, { besideSet = false }: { besideSet?: boolean } = {}): SelectQueryBuilder<EventEntity> {
     const qb = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
-    // MySQL and MariaDB, beside a search word's set: each of the word's events is probed for its links. As two sets,
-    // MariaDB joined a term's to the word's by a block nested loop, each event of one against each row of the other
-    // (370 ms for a page of four thousand rows at a million events).
-    const probeLinks = walk || (this.dataSource.options.type === 'mysql' && (besideSet || (filter.search?.length ?? 0) > 0));
     const linked = (table: string, alias: string, where: string) =>
-      probeLinks ? `(SELECT 1 FROM ${table} ${alias} WHERE ${alias}.event_id = e.id AND ${where} LIMIT 1) = 1` : `e.id IN (SELECT ${alias}.event_id FROM ${table} ${alias} WHERE ${where})`;
+      walk ? `(SELECT 1 FROM ${table} ${alias} WHERE ${alias}.event_id = e.id AND ${where} LIMIT 1) = 1` : `e.id IN (SELECT ${alias}.event_id FROM ${table} ${alias} WHERE ${where})`;
     applyVisibility(qb, 'e', filter.caller, filter.statuses);
     if (filter.include) {
       qb.andWhere('e.id IN (:...include)', { include: filter.include });
@@ -230,12 +226,12 @@ export class EventRepository {
     // A term's links that start within the list's bounds (`event_terms.start_utc`, index by term and start), not
     // every event that ever carried it; a walk probes each event's own links.
     const starts = startBounds(filter);
-    const termStarts = probeLinks ? [] : [...(starts.from === undefined ? [] : ['et.start_utc >= :termsFrom']), ...(starts.to === undefined ? [] : ['et.start_utc <= :termsTo'])];
+    const termStarts = walk ? [] : [...(starts.from === undefined ? [] : ['et.start_utc >= :termsFrom']), ...(starts.to === undefined ? [] : ['et.start_utc <= :termsTo'])];
     (filter.termSets ?? []).forEach((ids, index) => {
       qb.andWhere(ids.length > 0 ? linked('event_terms', 'et', [`et.term_id IN (:...terms${index})`, ...termStarts].join(' AND ')) : '1 = 0', { [`terms${index}`]: ids, termsFrom: starts.from, termsTo: starts.to });
     });
     // Likewise a venue's or organizer's links that start within the bounds (`ix_event_venues_start`, `ix_event_organizers_start`).
-    const placeStarts = (alias: string) => (probeLinks ? [] : [...(starts.from === undefined ? [] : [`${alias}.start_utc >= :termsFrom`]), ...(starts.to === undefined ? [] : [`${alias}.start_utc <= :termsTo`])]);
+    const placeStarts = (alias: string) => (walk ? [] : [...(starts.from === undefined ? [] : [`${alias}.start_utc >= :termsFrom`]), ...(starts.to === undefined ? [] : [`${alias}.start_utc <= :termsTo`])]);
     if (filter.venues) qb.andWhere(linked('event_venues', 'ev', ['ev.venue_id IN (:...venues)', ...placeStarts('ev')].join(' AND ')), { venues: filter.venues, termsFrom: starts.from, termsTo: starts.to });
     if (filter.organizers) qb.andWhere(linked('event_organizers', 'eo', ['eo.organizer_id IN (:...organizers)', ...placeStarts('eo')].join(' AND ')), { organizers: filter.organizers, termsFrom: starts.from, termsTo: starts.to });
     if (filter.featured !== undefined) qb.andWhere('e.featured = :featured', { featured: filter.featured });
