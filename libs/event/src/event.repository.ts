@@ -391,7 +391,17 @@ export class EventRepository {
    * `filtered`); a `LinkRange` reads it along that link's start-ordered index (`alongLink`).
    */
   async page(filter: EventListFilter, offset: number, limit: number, read: PageRead = false, withRecords = false): Promise<{ heads: EventHead[]; links: EventLinks; records?: EventEntity[] }> {
-    const [sql, params] = typeof read === 'object' ? this.alongLink(filter, read, offset, limit) : this.pageStatement(filter, read, offset, limit);
+    const [sql, params] =
+      typeof read === 'object'
+        ? this.alongLink(filter, read, offset, limit)
+        : this.filtered(filter, read)
+            .select('e.id', 'id')
+            .addSelect('e.start_utc', 'start_utc')
+            .orderBy('e.start_utc', 'ASC')
+            .addOrderBy('e.id', 'ASC')
+            .offset(offset)
+            .limit(limit)
+            .getQueryAndParameters();
     // The page is selected from the listing index alone; its rows' heads and links are read for those rows only,
     // and with `withRecords` their whole records too (for a page most of whose renderings are not kept: one
     // statement instead of two).
@@ -400,16 +410,6 @@ export class EventRepository {
       return { ...headsOfRecords(found), records: [...found.keys()] };
     }
     return this.heads(`(${sql}) p INNER JOIN events r ON r.id = p.id ORDER BY p.start_utc, p.id`, params);
-  }
-
-  /**
-   * The statement of a page read from the filter's sets or by walking the listing index. Its limit and offset are
-   * parameters, not text: SQLite keeps statements prepared by their text (TypeORM's statement cache), and a text per
-   * page size and page made every page a new statement to compile.
-   */
-  private pageStatement(filter: EventListFilter, walk: boolean, offset: number, limit: number): [string, unknown[]] {
-    const [sql, params] = this.filtered(filter, walk).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').getQueryAndParameters();
-    return [`${sql} LIMIT ? OFFSET ?`, [...params, limit, offset]];
   }
 
   /**
