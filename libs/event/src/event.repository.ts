@@ -65,6 +65,13 @@ export interface LinkRange {
   termSet?: number;
 }
 
+/** The table and target column of each link a page may be read along. */
+const LINK_INDEXES: Record<LinkRange['link'], [string, string]> = {
+  terms: ['event_terms', 'term_id'],
+  venues: ['event_venues', 'venue_id'],
+  organizers: ['event_organizers', 'organizer_id'],
+};
+
 /** How a page's rows are found: `false` from the filter's sets, `true` walking the listing index, or along a link's index. */
 export type PageRead = boolean | LinkRange;
 
@@ -191,8 +198,8 @@ export class EventRepository {
    */
   private filtered(filter: EventListFilter, walk = false, { besideSet = false }: { besideSet?: boolean } = {}): SelectQueryBuilder<EventEntity> {
     const qb = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
-    const linked = (table: string, alias: string, where: string) =>
-      walk ? `(SELECT 1 FROM ${table} ${alias} WHERE ${alias}.event_id = e.id AND ${where} LIMIT 1) = 1` : `e.id IN (SELECT ${alias}.event_id FROM ${table} ${alias} WHERE ${where})`;
+    const probe = (table: string, alias: string, where: string) => `(SELECT 1 FROM ${table} ${alias} WHERE ${alias}.event_id = e.id AND ${where} LIMIT 1) = 1`;
+    const linked = (table: string, alias: string, where: string) => (walk ? probe(table, alias, where) : `e.id IN (SELECT ${alias}.event_id FROM ${table} ${alias} WHERE ${where})`);
     applyVisibility(qb, 'e', filter.caller, filter.statuses);
     if (filter.include) {
       qb.andWhere('e.id IN (:...include)', { include: filter.include });
@@ -223,17 +230,17 @@ export class EventRepository {
       const conditions = searchConditions(filter.search, { ...this.searchSql(filter), probe: walk });
       for (const condition of conditions) qb.andWhere(condition.sql, condition.params);
     }
-    // A term's links that start within the list's bounds (`event_terms.start_utc`, index by term and start), not
-    // every event that ever carried it; a walk probes each event's own links.
+    // A term's, venue's or organizer's links that start within the list's bounds (`start_utc`, indexed after the
+    // target: `ix_event_terms_start`, `ix_event_venues_start`, `ix_event_organizers_start`), not every event that ever
+    // carried it; a walk probes each event's own links.
     const starts = startBounds(filter);
-    const termStarts = walk ? [] : [...(starts.from === undefined ? [] : ['et.start_utc >= :termsFrom']), ...(starts.to === undefined ? [] : ['et.start_utc <= :termsTo'])];
+    const linkStarts = (alias: string) => (walk ? [] : [...(starts.from === undefined ? [] : [`${alias}.start_utc >= :linksFrom`]), ...(starts.to === undefined ? [] : [`${alias}.start_utc <= :linksTo`])]);
+    const linkBounds = { linksFrom: starts.from, linksTo: starts.to };
     (filter.termSets ?? []).forEach((ids, index) => {
-      qb.andWhere(ids.length > 0 ? linked('event_terms', 'et', [`et.term_id IN (:...terms${index})`, ...termStarts].join(' AND ')) : '1 = 0', { [`terms${index}`]: ids, termsFrom: starts.from, termsTo: starts.to });
+      qb.andWhere(ids.length > 0 ? linked('event_terms', 'et', [`et.term_id IN (:...terms${index})`, ...linkStarts('et')].join(' AND ')) : '1 = 0', { [`terms${index}`]: ids, ...linkBounds });
     });
-    // Likewise a venue's or organizer's links that start within the bounds (`ix_event_venues_start`, `ix_event_organizers_start`).
-    const placeStarts = (alias: string) => (walk ? [] : [...(starts.from === undefined ? [] : [`${alias}.start_utc >= :termsFrom`]), ...(starts.to === undefined ? [] : [`${alias}.start_utc <= :termsTo`])]);
-    if (filter.venues) qb.andWhere(linked('event_venues', 'ev', ['ev.venue_id IN (:...venues)', ...placeStarts('ev')].join(' AND ')), { venues: filter.venues, termsFrom: starts.from, termsTo: starts.to });
-    if (filter.organizers) qb.andWhere(linked('event_organizers', 'eo', ['eo.organizer_id IN (:...organizers)', ...placeStarts('eo')].join(' AND ')), { organizers: filter.organizers, termsFrom: starts.from, termsTo: starts.to });
+    if (filter.venues) qb.andWhere(linked('event_venues', 'ev', ['ev.venue_id IN (:...venues)', ...linkStarts('ev')].join(' AND ')), { venues: filter.venues, ...linkBounds });
+    if (filter.organizers) qb.andWhere(linked('event_organizers', 'eo', ['eo.organizer_id IN (:...organizers)', ...linkStarts('eo')].join(' AND ')), { organizers: filter.organizers, ...linkBounds });
     if (filter.featured !== undefined) qb.andWhere('e.featured = :featured', { featured: filter.featured });
     if (filter.postParent !== undefined) qb.andWhere('e.post_parent = :postParent', { postParent: filter.postParent });
     const located = 'SELECT 1 FROM event_venues gv INNER JOIN venues v ON v.id = gv.venue_id WHERE gv.event_id = e.id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL';
@@ -248,7 +255,7 @@ export class EventRepository {
       // against the radius's venues (a probe of its own venue links) instead of reading every event of the window at
       // those venues, which at a million events is most of the window (tens of thousands of rows for a count).
       const probed = !walk && ids.length > NEAR_SET_MAX_VENUES && (besideSet || (filter.search?.length ?? 0) > 0 || (filter.termSets?.length ?? 0) > 0 || filter.venues !== undefined || filter.organizers !== undefined);
-      const condition = probed ? `(SELECT 1 FROM event_venues gv WHERE gv.event_id = e.id AND gv.venue_id IN (${ids.join(', ')}) LIMIT 1) = 1` : linked('event_venues', 'gv', within.join(' AND '));
+      const condition = probed ? probe('event_venues', 'gv', within[0]) : linked('event_venues', 'gv', within.join(' AND '));
       qb.andWhere(ids.length === 0 ? '1 = 0' : condition, { nearFrom: starts.from, nearTo: starts.to });
     } else if (filter.near) {
       const near = nearVenuesCondition(filter.near);
@@ -423,9 +430,8 @@ export class EventRepository {
    */
   private alongLink(filter: EventListFilter, range: LinkRange, offset: number, limit: number): [string, unknown[]] {
     const alias = 'lr';
-    const [table, column] = range.link === 'terms' ? ['event_terms', 'term_id'] : range.link === 'venues' ? ['event_venues', 'venue_id'] : ['event_organizers', 'organizer_id'];
-    const rest: EventListFilter =
-      range.link === 'terms' ? { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) } : range.link === 'venues' ? { ...filter, venues: undefined } : { ...filter, organizers: undefined };
+    const [table, column] = LINK_INDEXES[range.link];
+    const rest: EventListFilter = range.link === 'terms' ? { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) } : { ...filter, [range.link]: undefined };
     const starts = startBounds(filter);
     const quote = (name: string) => this.dataSource.driver.escape(name);
     const from = `FROM ${quote('events')} ${quote('e')}`;

@@ -200,28 +200,22 @@ export class EventReader {
    * How the page's rows are found (MySQL and MariaDB; SQLite reads them from the sets). Along the start-ordered index
    * of the list's one link (`linkRange`) when that reads fewer rows than the other ways: each of its ids' runs reads
    * about `end` rows, against `end` × window total / total for a walk of the listing index and `total` for the set
-   * read whole and sorted; a walk when `walks` says so; else from the sets.
+   * read whole and sorted. Else by walking the index when the rows expected to the page's end are PAGE_WALK_ROWS at
+   * most (`pageWalks`): with a search word, a radius, a category or a tag, whose sets are read by start within the
+   * window (about as many rows as the list's total), the walk must also read fewer rows than that set, each event
+   * walked costing a probe of its words (about ten rows each) or of its venue, category or tag links. Else from the
+   * sets. The window's total is read once (kept per version).
    */
   private async howToRead(filter: EventListFilter, window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<PageRead> {
-    const range = window === null ? null : linkRange(filter, MAX_RANGE_IDS);
-    if (range && window && total > 0) {
-      const rangeRows = range.ids.length * end;
-      const walkRows = (end * (await this.keptTotal(window, versions))) / total;
-      if (rangeRows < total && rangeRows <= walkRows) return range;
-    }
-    return this.walks(filter, window, end, total, versions);
-  }
-
-  /**
-   * Whether the page is read by walking the index: the rows expected to its end are PAGE_WALK_ROWS at most. With a
-   * search word, a radius, a category or a tag, whose sets are read by start within the window (about as many rows
-   * as the list's total), the walk must also read fewer rows than that set: each event walked costs a probe of its
-   * words (about ten rows each) or of its venue, category or tag links.
-   */
-  private async walks(filter: EventListFilter, window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<boolean> {
     if (window === null || total === 0) return false;
+    const windowTotal = await this.keptTotal(window, versions);
+    const range = linkRange(filter, MAX_RANGE_IDS);
+    if (range) {
+      const rangeRows = range.ids.length * end;
+      if (rangeRows < total && rangeRows <= (end * windowTotal) / total) return range;
+    }
     const probeRows = filter.search ? SEARCH_PROBE_ROWS : filter.nearVenues || (filter.termSets?.length ?? 0) > 0 ? 1 : 0;
-    return pageWalks({ end, windowTotal: await this.keptTotal(window, versions), total, pageWalkRows: this.deps.config.pageWalkRows, probeRows });
+    return pageWalks({ end, windowTotal, total, pageWalkRows: this.deps.config.pageWalkRows, probeRows });
   }
 }
 
