@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { AnyQueryData, NAMESPACE, anyQuery } from './scenarios';
+import { NAMESPACE, anyQuery, anyQueryData } from './scenarios';
 
 /*
  * `npm run bench:probe -- --query "categories=5" [--duration 6] [--connections 10] [--base http://127.0.0.1:3000]`:
@@ -13,11 +13,6 @@ import { AnyQueryData, NAMESPACE, anyQuery } from './scenarios';
  */
 
 const USAGE = 'npm run bench:probe -- (--query "<event list query>" | --single | --path <path> | --any [--seed N] [--token T]) [--duration S] [--connections N] [--base URL]';
-
-async function anyQueryData(base: string): Promise<AnyQueryData> {
-  const ids = async (path: string): Promise<number[]> => ((await (await fetch(`${base}${NAMESPACE}/${path}?per_page=100`)).json()) as Record<string, { id: number }[]>)[path].map((record) => record.id);
-  return { venueIds: await ids('venues'), organizerIds: await ids('organizers'), categoryIds: await ids('categories'), tagIds: await ids('tags') };
-}
 
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({

@@ -122,6 +122,12 @@ const FILTERS: ((random: Random, data: AnyQueryData) => string)[] = [
 
 export type AnyQueryData = Pick<BenchData, 'categoryIds' | 'tagIds' | 'venueIds' | 'organizerIds'>;
 
+/** The ids `anyQuery` draws from, read from a running service (the first 100 of each kind). */
+export async function anyQueryData(base: string): Promise<AnyQueryData> {
+  const ids = async (path: string): Promise<number[]> => ((await (await fetch(`${base}${NAMESPACE}/${path}?per_page=100`)).json()) as Record<string, { id: number }[]>)[path].map((record) => record.id);
+  return { venueIds: await ids('venues'), organizerIds: await ids('organizers'), categoryIds: await ids('categories'), tagIds: await ids('tags') };
+}
+
 /**
  * An event list drawn from the whole query space of SPEC §10.2, the same for the same `seed` and `n`: a window of
  * 1–90 days from any day of the three years from `firstYear`, `per_page` 5–50, page 1 or (half the time) 2–4, and
