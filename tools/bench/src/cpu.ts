@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBuiltService, WORKSPACE_ROOT } from '@calendar/shared/testing';
 import autocannon from 'autocannon';
-import { anyQuery, anyQueryData, AnyQueryData } from './scenarios';
+import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData, AnyQueryKind } from './scenarios';
 
 /*
  * `npm run bench:cpu -- --bundle <main.js> [--bundle <other main.js>] --path "/events/month/{month}/" [--requests 3000]
@@ -12,13 +12,14 @@ import { anyQuery, anyQueryData, AnyQueryData } from './scenarios';
  * its own (`{month}` cycles through the 36 months from next January, `{n}` is the request's number, and a
  * `cpu=<round>-<n>` parameter is added), so the response cache answers none. `--any [--seed N]` instead of `--path`
  * draws the lists of SPEC §10.2's query space as `npm run bench` does (the same lists for every build; a drawn page
- * past the last one is a 404, counted apart). CPU time is read from /proc for the
+ * past the last one is a 404, counted apart); `--kind K` keeps only the drawn lists of one kind (`ANY_QUERY_KINDS`:
+ * no filter, one named filter, or two). CPU time is read from /proc for the
  * service's process alone (user + system, after the warm-up and after the measured requests): it does not count the
  * load generator, and moves much less than req/s when the machine is shared. The builds must lie inside the
  * workspace (they require the packages of its node_modules).
  */
 
-const USAGE = 'npm run bench:cpu -- --bundle <main.js> [--bundle <main.js>] (--path <path with {month} or {n}> | --any [--seed N]) [--requests N] [--warmup N] [--rounds N] [--connections N]';
+const USAGE = 'npm run bench:cpu -- --bundle <main.js> [--bundle <main.js>] (--path <path with {month} or {n}> | --any [--seed N] [--kind K]) [--requests N] [--warmup N] [--rounds N] [--connections N]';
 const TICKS_PER_SECOND = 100;
 
 /** User + system CPU time of a process so far, in milliseconds (/proc/<pid>/stat, fields 14 and 15). */
@@ -35,18 +36,19 @@ function pathOf(template: string, round: string, n: number): string {
 }
 
 /** What the requests ask: one path template, or the lists of any query drawn with a seed. */
-type Asked = { template: string } | { seed: number; data: AnyQueryData };
+type Asked = { template: string } | { seed: number; data: AnyQueryData; kind?: AnyQueryKind };
 
 async function drive(base: string, asked: Asked, round: string, amount: number, connections: number): Promise<{ requestsPerSecond: number; non2xx: number; pastLastPage: number }> {
   let n = 0;
   let pastLastPage = 0;
+  const ofKind = 'kind' in asked && asked.kind ? anyQueriesOfKind(asked.kind, asked.seed, amount, asked.data, `cpu${round}`) : null;
   const result = await autocannon({
     url: base,
     connections,
     amount,
     requests: [
       {
-        setupRequest: (request) => ({ ...request, path: 'template' in asked ? pathOf(asked.template, round, n++) : anyQuery(asked.seed, n++, asked.data, `cpu${round}`) }),
+        setupRequest: (request) => ({ ...request, path: 'template' in asked ? pathOf(asked.template, round, n++) : ofKind ? ofKind[n++ % ofKind.length] : anyQuery(asked.seed, n++, asked.data, `cpu${round}`) }),
         onResponse: (status, body) => {
           if (status === 404 && body.includes('"event-archive-page-not-found"')) pastLastPage += 1;
         },
@@ -64,6 +66,7 @@ async function main(argv: string[]): Promise<void> {
       path: { type: 'string' },
       any: { type: 'boolean' },
       seed: { type: 'string' },
+      kind: { type: 'string' },
       requests: { type: 'string' },
       warmup: { type: 'string' },
       rounds: { type: 'string' },
@@ -74,6 +77,8 @@ async function main(argv: string[]): Promise<void> {
   const bundles = (values.bundle ?? []).map((bundle) => resolve(WORKSPACE_ROOT, bundle));
   if (bundles.length === 0 || (values.path === undefined) === !values.any) throw new Error(USAGE);
   const seed = Number(values.seed ?? Math.floor(Math.random() * 2 ** 31));
+  const kind = values.kind as AnyQueryKind | undefined;
+  if (kind !== undefined && (!values.any || !ANY_QUERY_KINDS.includes(kind))) throw new Error(`--kind goes with --any and is one of ${ANY_QUERY_KINDS.join(', ')}\n${USAGE}`);
   const [requests, warmup, rounds, connections] = [values.requests ?? '3000', values.warmup ?? '500', values.rounds ?? '4', values.connections ?? '10'].map(Number);
   if (![requests, warmup, rounds, connections].every((value) => Number.isInteger(value) && value > 0)) throw new Error(`counts are positive integers\n${USAGE}`);
   const databaseUrl = process.env['DATABASE_URL'];
@@ -84,7 +89,7 @@ async function main(argv: string[]): Promise<void> {
       const service = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, { main: bundle });
       try {
         const pid = service.process.pid as number;
-        const asked: Asked = values.path !== undefined ? { template: values.path } : { seed, data: await anyQueryData(service.base) };
+        const asked: Asked = values.path !== undefined ? { template: values.path } : { seed, data: await anyQueryData(service.base), kind };
         // The warm-up draws other lists than the measured ones (another seed), so that none of these is kept yet.
         await drive(service.base, 'template' in asked ? asked : { ...asked, seed: asked.seed + 1 }, `w${round}`, warmup, connections);
         const before = cpuMs(pid);
@@ -92,7 +97,7 @@ async function main(argv: string[]): Promise<void> {
         const perRequest = (cpuMs(pid) - before) / requests;
         if (non2xx > 0) throw new Error(`${bundle}: ${non2xx} answers were not 2xx`);
         results.get(bundle)?.push(perRequest);
-        process.stdout.write(`${JSON.stringify({ round, bundle, cpuMsPerRequest: Number(perRequest.toFixed(3)), requestsPerSecond: Math.round(requestsPerSecond), ...(values.any ? { seed, pastLastPage } : {}) })}\n`);
+        process.stdout.write(`${JSON.stringify({ round, bundle, cpuMsPerRequest: Number(perRequest.toFixed(3)), requestsPerSecond: Math.round(requestsPerSecond), ...(values.any ? { seed, ...(kind ? { kind } : {}), pastLastPage } : {}) })}\n`);
       } finally {
         await service.stop();
       }

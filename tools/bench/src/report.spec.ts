@@ -1,6 +1,6 @@
 import { renderChart, renderShareChart } from './chart';
 import { historyEntry, renderJournal, renderStatus, renderTable, ScenarioResult, withStatus } from './report';
-import { anyQuery, newEvent, variedList } from './scenarios';
+import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryKind, newEvent, variedList } from './scenarios';
 
 describe('benchmark report', () => {
   const info = { label: 'baseline', command: 'npm run bench', date: '2026-11-22', database: 'mysql', events: 100000, machine: '2 cores, 24 GiB', connections: 10, duration: 10, peakRssMb: 120 };
@@ -138,6 +138,19 @@ describe('benchmark scenarios', () => {
       new Set(['categories', 'tags', 'venue', 'organizer', 'featured', 'search', 'geoloc_lat']),
     ]);
     expect(filters.every((keys) => new Set(keys).size === keys.length)).toBe(true);
+  });
+
+  it('tells the kind of a drawn list by its filters, and draws the lists of one kind in the order anyQuery draws them', () => {
+    const data = { categoryIds: [3, 4], tagIds: [7], venueIds: [11, 12], organizerIds: [21] };
+    const path = '/wp-json/calendar/events/v1/events';
+    expect(
+      [`${path}?start_date=2027-01-01&per_page=5`, `${path}?per_page=5&geoloc_lat=1&geoloc_lng=2&geoloc_radius=9`, `${path}?tags=7&per_page=5`, `${path}?tags=7&venue=11`].map(anyQueryKind),
+    ).toEqual(['none', 'geoloc', 'tags', 'two']);
+    const drawn = Array.from({ length: 400 }, (_, n) => anyQuery(9, n, data, 'r1'));
+    for (const kind of ANY_QUERY_KINDS) {
+      const ofKind = drawn.filter((url) => anyQueryKind(url) === kind);
+      expect([ofKind.length > 0, anyQueriesOfKind(kind, 9, ofKind.length, data, 'r1')]).toEqual([true, ofKind]);
+    }
   });
 
   it('writes events with a title of their own', () => {

@@ -145,6 +145,27 @@ export function anyQuery(seed: number, n: number, data: AnyQueryData, run: strin
   return `${NAMESPACE}/events?${query.join('&')}&bench=${run}-${n}`;
 }
 
+/** The kinds of list `anyQuery` draws, by their filters: none, one of them (by its parameter), or two. */
+export const ANY_QUERY_KINDS = ['none', 'categories', 'tags', 'venue', 'organizer', 'featured', 'search', 'geoloc', 'two'] as const;
+export type AnyQueryKind = (typeof ANY_QUERY_KINDS)[number];
+
+/** The kind of a list drawn by `anyQuery`. */
+export function anyQueryKind(path: string): AnyQueryKind {
+  const names = new URLSearchParams(path.split('?')[1] ?? '');
+  const filters = ANY_QUERY_KINDS.filter((kind) => names.has(kind === 'geoloc' ? 'geoloc_lat' : kind));
+  return filters.length === 0 ? 'none' : filters.length === 1 ? filters[0] : 'two';
+}
+
+/** The first `count` lists of one kind that `anyQuery` draws with a seed: the cost of one kind of list apart from the others. */
+export function anyQueriesOfKind(kind: AnyQueryKind, seed: number, count: number, data: AnyQueryData, run: string): string[] {
+  const paths: string[] = [];
+  for (let n = 0; paths.length < count; n += 1) {
+    const path = anyQuery(seed, n, data, run);
+    if (anyQueryKind(path) === kind) paths.push(path);
+  }
+  return paths;
+}
+
 /** A new event for the write part of the mixed scenario. */
 export function newEvent(n: number, run: string): string {
   const day = 1 + (n % 28);
