@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DayCounts, EventRepository, LinkRange, NEAR_SET_MAX_VENUES, PageRead } from '@calendar/event';
+import { queryCounter } from '@calendar/shared/database';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
@@ -11,7 +12,8 @@ import { ENGINE, startTestApp, TestApp } from './support/test-app';
  * or from the link side (PAGE_WALK_ROWS decides on MySQL, SPEC §10.1, §10.2). All must list the same events: 1,200
  * events written straight into the tables of one database, read through an instance that always walks, one that
  * never does and one with the default, and compared with the events the test knows match. A radius holding many
- * venues beside another condition is checked per event of the other's set.
+ * venues beside another condition is checked per event of the other's set; a searched page read from the sets is
+ * driven from the word's matches on MySQL.
  */
 
 const EVENTS = '/wp-json/calendar/events/v1/events';
@@ -48,7 +50,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
     // The form the service writes on both engines (SQLite compares the text).
     const at = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString().replace('T', ' ').replace('Z', '');
     const rows = { events: [] as unknown[][], texts: [] as unknown[][], terms: [] as unknown[][], places: [] as unknown[][], hosts: [] as unknown[][], tokens: [] as unknown[][] };
-    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family', 'host', 'lyon', 'a+lyon', 'alpha+lyon', 'host+lyon']) matches[key] = [];
+    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family', 'host', 'lyon', 'a+lyon', 'alpha+lyon', 'host+lyon', 'alpha+b', 'alpha+paris']) matches[key] = [];
     for (let i = 1; i <= COUNT; i++) {
       // Start times interleave (i * 37 mod COUNT) so that id order and start order differ.
       const start = (i * 37) % COUNT;
@@ -96,6 +98,8 @@ describe('pages of common filters (SPEC §10.1)', () => {
       if (id % 11 === 0 && id % 2 === 0) matches['a+lyon'].push(id);
       if (id % 11 === 0 && id % 4 === 0) matches['alpha+lyon'].push(id);
       if (id % 11 === 0 && id % 4 === 1) matches['host+lyon'].push(id);
+      if (id % 4 === 0 && id % 7 === 0) matches['alpha+b'].push(id);
+      if (id % 4 === 0 && id % 3 === 0) matches['alpha+paris'].push(id);
     }
   });
   afterAll(async () => {
@@ -121,6 +125,8 @@ describe('pages of common filters (SPEC §10.1)', () => {
       ['alpha+lyon', 'geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&search=alp'],
       ['host+lyon', `geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&organizer=${organizer}`],
       ['all', `venue=${venues.paris},${venues.sydney}`],
+      ['alpha+b', `search=alp&categories=${categories.b}`],
+      ['alpha+paris', `search=alp&venue=${venues.paris}`],
     ];
     for (const [name, instance] of instances) for (const [key, query] of filters) {
       const expected = matches[key];
@@ -136,6 +142,22 @@ describe('pages of common filters (SPEC §10.1)', () => {
       }
     }
   }, 60_000);
+
+  it('reads a searched page from the sets driven from the word on MySQL, as its total is counted', async () => {
+    const never = instances[2][1];
+    const query = `start_date=2030-01-01&end_date=2030-03-31&search=alp&categories=${categories.b}&per_page=5&page=2`;
+    let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
+    const statements = await queryCounter.record(async () => {
+      reply = await never.request('GET', `${EVENTS}?${query}`);
+    });
+    const page = statements.filter((sql) => /ORDER BY/.test(sql) && /LIMIT/.test(sql));
+    expect([reply?.status, reply?.body.events.map((event: { id: number }) => event.id), page.length, page.map((sql) => sql.includes('STRAIGHT_JOIN'))]).toEqual([
+      200,
+      matches['alpha+b'].slice(5, 10),
+      1,
+      [ENGINE === 'mysql'],
+    ]);
+  });
 
   it('reads a page narrowed by one link along its index on MySQL while that reads the fewest rows, from the sets on SQLite', async () => {
     const window = 'start_date=2030-01-01&end_date=2030-03-31&per_page=9';
