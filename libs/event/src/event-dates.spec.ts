@@ -1,7 +1,7 @@
 import moment from 'moment-timezone';
 import { parseTimeZone } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
-import { dateDetails, isDateProblem, resolveEventDates, timezoneAbbreviation, wallClock } from './event-dates';
+import { dateDetails, isDateProblem, resolveEventDates, timezoneAbbreviation, wallClock, wallDetails } from './event-dates';
 
 const zone = (name: string) => {
   const parsed = parseTimeZone(name);
@@ -67,5 +67,12 @@ describe('timezone abbreviations (SPEC §11.4)', () => {
 describe('dateDetails', () => {
   it('gives zero-padded strings', () => {
     expect(dateDetails(DateTime.fromISO('2026-03-05T07:08:09Z', { zone: 'UTC' }))).toEqual({ year: '2026', month: '03', day: '05', hour: '07', minutes: '08', seconds: '09' });
+  });
+});
+
+describe('wallDetails', () => {
+  it('gives the parts of a wall-clock time, with a year of four digits or not', () => {
+    expect(wallDetails('2027-03-08 09:05:01')).toEqual({ year: '2027', month: '03', day: '08', hour: '09', minutes: '05', seconds: '01' });
+    expect(wallDetails('+010000-01-02 03:04:05')).toEqual({ year: '+010000', month: '01', day: '02', hour: '03', minutes: '04', seconds: '05' });
   });
 });

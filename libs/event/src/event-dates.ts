@@ -73,8 +73,11 @@ export function dateDetails(value: DateTime): DateDetails {
   return wallDetails(wpDateTime(value));
 }
 
-/** The parts of a `YYYY-MM-DD HH:MM:SS` wall-clock time. */
+/** The parts of a `YYYY-MM-DD HH:MM:SS` wall-clock time (cut at their places when the year has four digits). */
 export function wallDetails(wall: string): DateDetails {
+  if (wall.length === 19 && wall[4] === '-' && wall[7] === '-' && wall[10] === ' ' && wall[13] === ':' && wall[16] === ':') {
+    return { year: wall.slice(0, 4), month: wall.slice(5, 7), day: wall.slice(8, 10), hour: wall.slice(11, 13), minutes: wall.slice(14, 16), seconds: wall.slice(17, 19) };
+  }
   const [date, time] = wall.split(' ');
   const [year, month, day] = date.split('-');
   const [hour, minutes, seconds] = time.split(':');

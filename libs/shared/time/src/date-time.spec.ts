@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { formatWpDateTime, parseDateTime, parseUtcWallClock, utcWallClock, WP_DATE_TIME_FORMAT, zonedWallClock } from './date-time';
 import { parseTimeZone, TimeZone } from './time-zone';
@@ -81,6 +82,14 @@ describe('formatWpDateTime', () => {
       // Four changes in two years where there is DST; none in Kathmandu.
       expect([name, changes]).toEqual([name, name === 'Asia/Kathmandu' ? 0 : 4]);
     }
+  });
+});
+
+describe('utcWallClock', () => {
+  it('is the ISO form cut to seconds with a space for the T, for any instant a Date holds', () => {
+    const iso = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+    expect([utcWallClock(new Date('0999-12-31T23:59:59Z')), utcWallClock(new Date('1000-01-01T00:00:00Z')), utcWallClock(new Date('9999-12-31T23:59:59.999Z'))]).toEqual(['0999-12-31 23:59:59', '1000-01-01 00:00:00', '9999-12-31 23:59:59']);
+    fc.assert(fc.property(fc.date({ noInvalidDate: true }), (date) => utcWallClock(date) === iso(date)), { numRuns: 5000 });
   });
 });
 
