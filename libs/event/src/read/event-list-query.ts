@@ -1,6 +1,6 @@
 import { ApiException, Caller } from '@calendar/shared/http';
 import { searchTerms } from '@calendar/shared/search';
-import { parseDateTime, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
+import { parseDateTime, WP_DATE_TIME_FORMAT, zonedWallClock } from '@calendar/shared/time';
 import { DateTime, Zone } from 'luxon';
 import { ListEventsQueryDto } from '../dto/event.dto';
 import { localDay } from '../count/event-tally';
@@ -94,7 +94,7 @@ export function eventListQuery(query: ListEventsQueryDto, lookups: ListLookups, 
   if (query.starts_after !== undefined) filter.startsAfter = bound(query.starts_after, 'end');
   if (query.ends_before !== undefined) filter.endsBefore = bound(query.ends_before, 'end');
   if (query.ends_after !== undefined) filter.endsAfter = bound(query.ends_after, 'end');
-  const shown = (date: Date | undefined) => (date ? DateTime.fromJSDate(date).setZone(zone).toFormat(WP_DATE_TIME_FORMAT) : undefined);
+  const shown = (date: Date | undefined) => (date ? zonedWallClock(date, zone) : undefined);
   effective['start_date'] = shown(filter.startsAtOrAfter);
   effective['end_date'] = shown(filter.endsAtOrBefore);
   return { filter, effective };

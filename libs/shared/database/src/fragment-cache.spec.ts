@@ -94,4 +94,18 @@ describe('FragmentCache', () => {
     await cache.many('venues', 'en', [1], request(), render);
     expect(versions.reads).toBe(2);
   });
+  it('gives the right records while the keys it made are emptied, and keeps at most twice its capacity of them', async () => {
+    const versions = new Versions();
+    const cache = new FragmentCache(versions, 3);
+    const render = async (missing: number[]) => new Map(missing.map((id) => [id, `r${id}`]));
+    for (let round = 0; round < 20; round++) {
+      const host = `h${round % 4}.test`;
+      const ids = [round, round + 1, round % 3];
+      expect([...(await cache.many('venues', 'en', ids, request(host), render))]).toEqual(ids.filter((id, at) => ids.indexOf(id) === at).map((id) => [id, `r${id}`]));
+      // The memo of keys is private; its bound is what keeps memory flat under many origins and ids.
+      const memo = cache as unknown as { keys: Map<string, Map<number, string>>; keyCount: number };
+      expect(memo.keyCount).toBeLessThanOrEqual(6);
+      expect([...memo.keys.values()].reduce((sum, ids) => sum + ids.size, 0)).toBe(memo.keyCount);
+    }
+  });
 });

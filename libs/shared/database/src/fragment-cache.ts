@@ -13,6 +13,13 @@ import { DataPart, dataVersionsFor, DataVersionSource } from './data-version';
  */
 export class FragmentCache {
   private readonly entries: BoundedMap<{ version: number; value: unknown }>;
+  /**
+   * The keys of records' entries, made once per prefix (part, language, origin) and id: a page asks for about a
+   * hundred records, and a key made anew per lookup is a new string to hash, where a kept one has its hash. Emptied
+   * when it holds twice the cache's capacity.
+   */
+  private readonly keys = new Map<string, Map<number, string>>();
+  private keyCount = 0;
 
   constructor(
     private readonly versions: DataVersionSource,
@@ -32,17 +39,18 @@ export class FragmentCache {
     // Read before loading: what is loaded is then at least as new as the version it is kept under.
     const versions = await dataVersionsFor(scope.versions, this.versions);
     const version = versions.parts[part] ?? versions.global;
-    const prefix = entryKey(part, language, scope.origin, '');
+    const keyOf = this.keysOf(entryKey(part, language, scope.origin, ''));
+    const current = (kept: { version: number }) => kept.version === version;
     const found = new Map<number, T>();
     const missing: number[] = [];
     for (const id of unique) {
-      const entry = this.entries.get(prefix + id, (kept) => kept.version === version);
+      const entry = this.entries.get(keyOf(id), current);
       if (entry) found.set(id, entry.value as T);
       else missing.push(id);
     }
     if (missing.length > 0) {
       for (const [id, value] of await compute(missing)) {
-        this.keep(prefix + id, version, value);
+        this.keep(keyOf(id), version, value);
         found.set(id, value);
       }
     }
@@ -60,6 +68,29 @@ export class FragmentCache {
     const value = await compute();
     this.keep(valueKey, version, value);
     return value;
+  }
+
+  /** The entry key of an id under a prefix, the same string each time. */
+  private keysOf(prefix: string): (id: number) => string {
+    let byId = this.keys.get(prefix);
+    if (!byId) this.keys.set(prefix, (byId = new Map()));
+    const ids = byId;
+    return (id) => {
+      let key = ids.get(id);
+      if (key === undefined) {
+        if (this.keyCount >= 2 * this.capacity) {
+          // All go, this prefix's ids too (its map stays, as the caller holds it).
+          this.keys.clear();
+          ids.clear();
+          this.keys.set(prefix, ids);
+          this.keyCount = 0;
+        }
+        key = prefix + id;
+        ids.set(id, key);
+        this.keyCount += 1;
+      }
+      return key;
+    };
   }
 
   /** Keeps a value as the newest entry, the oldest going beyond the capacity. */
