@@ -94,6 +94,7 @@ describe('FragmentCache', () => {
     await cache.many('venues', 'en', [1], request(), render);
     expect(versions.reads).toBe(2);
   });
+
   it('gives the right records while the keys it made are emptied, and keeps at most twice its capacity of them', async () => {
     const versions = new Versions();
     const cache = new FragmentCache(versions, 3);
