@@ -9,14 +9,14 @@ type Filler = (entity: ObjectLiteral, row: Record<string, unknown>) => void;
 /**
  * The filler of `columns` read under `<prefix><index>`, each value converted by the driver as TypeORM converts it.
  * Aliases are made once, not per row and column, and a column that is a plain property of its entity (not in an
- * embedded object nor a relation's virtual id) is set directly: a list page hydrates a few dozen records with some
- * thirty columns each.
+ * embedded object; virtual columns are never read) is set directly: a list page hydrates a few dozen records with
+ * some thirty columns each.
  */
 function filler(columns: ColumnMetadata[], prefix: string, driver: Driver): Filler {
   const fields = columns.map((column, index) => ({
     column,
     alias: `${prefix}${index}`,
-    property: column.embeddedMetadata || (column.isVirtual && column.referencedColumn) ? null : column.propertyName,
+    property: column.embeddedMetadata ? null : column.propertyName,
   }));
   return (entity, row) => {
     for (const { column, alias, property } of fields) {
