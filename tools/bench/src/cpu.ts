@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBuiltService, WORKSPACE_ROOT } from '@calendar/shared/testing';
@@ -15,8 +15,10 @@ import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData
  * past the last one is a 404, counted apart); `--kind K` keeps only the drawn lists of one kind (`ANY_QUERY_KINDS`:
  * no filter, one named filter, or two). CPU time is read from /proc for the
  * service's process alone (user + system, after the warm-up and after the measured requests): it does not count the
- * load generator, and moves much less than req/s when the machine is shared. The builds must lie inside the
- * workspace (they require the packages of its node_modules).
+ * load generator, and moves much less than req/s when the machine is shared. When DATABASE_URL names a server on
+ * this machine (a MySQL or MariaDB host of 127.0.0.1 or localhost), the database server's CPU time over the same
+ * requests is read the same way (`dbCpuMsPerRequest`; anything else it serves at that time is counted too). The
+ * builds must lie inside the workspace (they require the packages of its node_modules).
  */
 
 const USAGE = 'npm run bench:cpu -- --bundle <main.js> [--bundle <main.js>] (--path <path with {month} or {n}> | --any [--seed N] [--kind K]) [--requests N] [--warmup N] [--rounds N] [--connections N]';
@@ -26,6 +28,22 @@ const TICKS_PER_SECOND = 100;
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** The pid of the MySQL or MariaDB server that DATABASE_URL names, when it runs on this machine; else undefined. */
+function localDatabaseServer(databaseUrl: string): number | undefined {
+  if (!/^(mysql|mariadb):\/\//.test(databaseUrl)) return undefined;
+  const url = new URL(databaseUrl);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return undefined;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (['mariadbd', 'mysqld'].includes(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return undefined;
 }
 
 function pathOf(template: string, round: string, n: number): string {
@@ -83,7 +101,9 @@ async function main(argv: string[]): Promise<void> {
   if (![requests, warmup, rounds, connections].every((value) => Number.isInteger(value) && value > 0)) throw new Error(`counts are positive integers\n${USAGE}`);
   const databaseUrl = process.env['DATABASE_URL'];
   if (!databaseUrl) throw new Error('set DATABASE_URL to a seeded database');
+  const database = localDatabaseServer(databaseUrl);
   const results = new Map<string, number[]>(bundles.map((bundle) => [bundle, []]));
+  const databaseResults = new Map<string, number[]>(bundles.map((bundle) => [bundle, []]));
   for (let round = 1; round <= rounds; round += 1) {
     for (const bundle of bundles) {
       const service = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, { main: bundle });
@@ -93,20 +113,29 @@ async function main(argv: string[]): Promise<void> {
         // The warm-up draws other lists than the measured ones (another seed), so that none of these is kept yet.
         await drive(service.base, 'template' in asked ? asked : { ...asked, seed: asked.seed + 1 }, `w${round}`, warmup, connections);
         const before = cpuMs(pid);
+        const databaseBefore = database === undefined ? 0 : cpuMs(database);
         const { requestsPerSecond, non2xx, pastLastPage } = await drive(service.base, asked, `m${round}`, requests, connections);
         const perRequest = (cpuMs(pid) - before) / requests;
+        const databasePerRequest = database === undefined ? undefined : (cpuMs(database) - databaseBefore) / requests;
         if (non2xx > 0) throw new Error(`${bundle}: ${non2xx} answers were not 2xx`);
         results.get(bundle)?.push(perRequest);
-        process.stdout.write(`${JSON.stringify({ round, bundle, cpuMsPerRequest: Number(perRequest.toFixed(3)), requestsPerSecond: Math.round(requestsPerSecond), ...(values.any ? { seed, ...(kind ? { kind } : {}), pastLastPage } : {}) })}\n`);
+        if (databasePerRequest !== undefined) databaseResults.get(bundle)?.push(databasePerRequest);
+        process.stdout.write(`${JSON.stringify({ round, bundle, cpuMsPerRequest: Number(perRequest.toFixed(3)), ...(databasePerRequest === undefined ? {} : { dbCpuMsPerRequest: Number(databasePerRequest.toFixed(3)) }), requestsPerSecond: Math.round(requestsPerSecond), ...(values.any ? { seed, ...(kind ? { kind } : {}), pastLastPage } : {}) })}\n`);
       } finally {
         await service.stop();
       }
     }
   }
-  for (const [bundle, figures] of results) {
+  const meanAndSpread = (figures: number[]): [number, number] => {
     const mean = figures.reduce((sum, value) => sum + value, 0) / figures.length;
     const spread = Math.sqrt(figures.reduce((sum, value) => sum + (value - mean) ** 2, 0) / Math.max(1, figures.length - 1));
-    process.stdout.write(`${JSON.stringify({ bundle, rounds: figures.length, meanCpuMsPerRequest: Number(mean.toFixed(3)), standardDeviation: Number(spread.toFixed(3)) })}\n`);
+    return [Number(mean.toFixed(3)), Number(spread.toFixed(3))];
+  };
+  for (const [bundle, figures] of results) {
+    const [mean, spread] = meanAndSpread(figures);
+    const databaseFigures = databaseResults.get(bundle) ?? [];
+    const [databaseMean, databaseSpread] = databaseFigures.length > 0 ? meanAndSpread(databaseFigures) : [];
+    process.stdout.write(`${JSON.stringify({ bundle, rounds: figures.length, meanCpuMsPerRequest: mean, standardDeviation: spread, ...(databaseMean === undefined ? {} : { meanDbCpuMsPerRequest: databaseMean, dbStandardDeviation: databaseSpread }) })}\n`);
   }
 }
 
