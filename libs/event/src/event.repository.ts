@@ -127,6 +127,14 @@ function startBounds(filter: EventListFilter): { from?: string; to?: string } {
 }
 
 /**
+ * The total the totals per day give for `query`, as a subquery with its values written in (a statement's select list
+ * whose parameters would have to come before those of its FROM); for keys of the tally's alphabet and whole days.
+ */
+function dayTotalSubquery(query: DayCountQuery): string {
+  return `(SELECT COALESCE(SUM(${query.column}), 0) FROM event_day_counts WHERE filter_key = '${query.key}' AND day BETWEEN ${query.first} AND ${query.last} AND day + length <= ${query.last})`;
+}
+
+/**
  * A venue (alias `v`) with coordinates lies within `near`'s radius: a bounding box first (served by the venues'
  * coordinate index), then the exact great-circle distance.
  */
@@ -317,14 +325,20 @@ export class EventRepository {
       );
       return read(row);
     }
-    const searched = this.searchedCount(filter, versions);
+    // Counted from the events: the window's total, when the totals per day count it, comes with it (a subquery of
+    // its own, written as numbers and a key of the tally's alphabet) instead of a statement after it.
+    const beside = alongside ? this.perDay(alongside) : null;
+    const besideSql = beside && Number.isSafeInteger(beside.first) && Number.isSafeInteger(beside.last) && /^[*a-z0-9&]+$/.test(beside.key) ? dayTotalSubquery(beside) : null;
+    const withBeside = (row: Record<string, unknown>) => (besideSql ? { ...read(row), alongside: Number(row['alongside']) } : read(row));
+    const searched = this.searchedCount(filter, versions, besideSql);
     if (searched) {
       const [row] = await this.dataSource.query(searched[0], searched[1]);
-      return read(row);
+      return withBeside(row);
     }
     const counting = this.filtered(filter).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
     if (versions) counting.addSelect(partsSubquery(type), 'versions_parts');
-    return read((await counting.getRawOne<Record<string, unknown>>()) ?? {});
+    if (besideSql) counting.addSelect(besideSql, 'alongside');
+    return withBeside((await counting.getRawOne<Record<string, unknown>>()) ?? {});
   }
 
   /** How a list's search words are stated on events: their index rows by start within the list's bounds. */
@@ -344,11 +358,12 @@ export class EventRepository {
    * The statement of the total of a searched list whose start is bounded, driven from the first word's matches
    * (`wordDriven`); null when the list is not such a one.
    */
-  private searchedCount(filter: EventListFilter, versions = false): [string, unknown[]] | null {
+  private searchedCount(filter: EventListFilter, versions = false, besideSql: string | null = null): [string, unknown[]] | null {
     const type = this.dataSource.options.type;
     return this.wordDriven(filter, (rest) => {
       const counting = this.filtered(rest, false, { besideSet: true }).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
-      return versions ? counting.addSelect(partsSubquery(type), 'versions_parts') : counting;
+      if (versions) counting.addSelect(partsSubquery(type), 'versions_parts');
+      return besideSql ? counting.addSelect(besideSql, 'alongside') : counting;
     });
   }
 

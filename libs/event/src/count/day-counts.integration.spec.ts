@@ -117,6 +117,12 @@ describe.each(testEngines())('list totals per day (%s)', (engine) => {
             const perDay = (await repository.countAtVersion(listFilter)).count;
             const counted = (await repository.countAtVersion({ ...listFilter, days: undefined } as EventListFilter)).count;
             if (perDay !== counted) wrong.push(`${audience} ${JSON.stringify(filter)} ${start}..${end}: ${perDay} per day, ${counted} counted`);
+            // A total counted from the events, or driven from a word every title holds, with the per-day total beside it in the same statement.
+            const searched = (await reader.listQuery(await services.fields(ListEventsQueryDto, { ...filter, search: 'event', start_date: start, end_date: end }), scope)).filter;
+            for (const [name, total] of [['counted', { ...listFilter, days: undefined } as EventListFilter], ['searched', searched]] as const) {
+              const both = await repository.countAtVersion(total, listFilter);
+              if (both.count !== counted || both.alongside !== perDay) wrong.push(`${audience} ${JSON.stringify(filter)} ${start}..${end} ${name}: ${both.count} with ${both.alongside} beside it, ${counted} and ${perDay} apart`);
+            }
           }
         }
       }

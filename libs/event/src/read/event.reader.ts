@@ -187,7 +187,8 @@ export class EventReader {
    * conditions are dense enough among those of the window that the walk to the page's end is short (expected rows
    * = rows to the page's end × window total / filtered total, at most PAGE_WALK_ROWS). This is the window whose
    * total that takes, or null when there is nothing to decide. Both totals are kept per data version (and read in
-   * one statement when the totals per day count both), so deciding costs no scan of its own. MySQL and MariaDB
+   * one statement when the totals per day count the window: beside the list's own total, read from them or counted
+   * from the events), so deciding costs no scan and no statement of its own. MySQL and MariaDB
    * only: SQLite already runs `IN` subqueries as a set probed while walking the index, and plans the probes worse.
    */
   private walkWindow(filter: EventListFilter): EventListFilter | null {
