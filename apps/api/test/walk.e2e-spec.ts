@@ -50,11 +50,11 @@ describe('pages of common filters (SPEC §10.1)', () => {
     // The form the service writes on both engines (SQLite compares the text).
     const at = (hours: number) => new Date(Date.UTC(2030, 0, 1) + hours * 3_600_000).toISOString().replace('T', ' ').replace('Z', '');
     const rows = { events: [] as unknown[][], texts: [] as unknown[][], terms: [] as unknown[][], places: [] as unknown[][], hosts: [] as unknown[][], tokens: [] as unknown[][] };
-    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family', 'host', 'lyon', 'a+lyon', 'alpha+lyon', 'host+lyon', 'alpha+b', 'alpha+paris']) matches[key] = [];
+    for (const key of ['all', 'a', 'b', 'paris', 'alpha', 'a+paris', 'family', 'host', 'lyon', 'a+lyon', 'alpha+lyon', 'host+lyon', 'alpha+b', 'alpha+paris', 'featured', 'not featured']) matches[key] = [];
     for (let i = 1; i <= COUNT; i++) {
       // Start times interleave (i * 37 mod COUNT) so that id order and start order differ.
       const start = (i * 37) % COUNT;
-      rows.events.push([i, editor.id, 'publish', 'en', at(0), at(0), at(0), 'UTC', at(start), at(start + 1)]);
+      rows.events.push([i, editor.id, 'publish', 'en', at(0), at(0), at(0), 'UTC', at(start), at(start + 1), i % 6 === 0 ? 1 : 0]);
       const word = i % 4 === 0 ? 'alpha' : 'beta';
       rows.texts.push([i, 'en', `${word} ${i}`, `e-${i}`]);
       rows.tokens.push(['event', word, i, 'en', 1, at(start)], ['event', String(i), i, 'en', 1, at(start)]);
@@ -73,7 +73,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
         await t.dataSource.query(`INSERT INTO ${table} (${columns}) VALUES ${chunk.map((row) => `(${row.map(() => '?').join(', ')})`).join(', ')}`, chunk.flat());
       }
     };
-    await insert('events', 'id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc', rows.events);
+    await insert('events', 'id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc, featured', rows.events);
     await insert('event_translations', 'event_id, lang, name, slug', rows.texts);
     await insert('search_tokens', 'kind, token, record_id, lang, original, start_utc', rows.tokens);
     await insert('event_terms', 'event_id, term_id, position, start_utc', rows.terms);
@@ -91,6 +91,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
       if (id % 7 === 0) matches['b'].push(id);
       if (id % 3 === 0) matches['paris'].push(id);
       if (id % 4 === 0) matches['alpha'].push(id);
+      matches[id % 6 === 0 ? 'featured' : 'not featured'].push(id);
       if (id % 2 === 0 && id % 3 === 0) matches['a+paris'].push(id);
       if (id % 5 === 0 || id % 3 === 0) matches['family'].push(id);
       if (id % 4 === 1) matches['host'].push(id);
@@ -127,6 +128,8 @@ describe('pages of common filters (SPEC §10.1)', () => {
       ['all', `venue=${venues.paris},${venues.sydney}`],
       ['alpha+b', `search=alp&categories=${categories.b}`],
       ['alpha+paris', `search=alp&venue=${venues.paris}`],
+      ['featured', 'featured=true'],
+      ['not featured', 'featured=false'],
     ];
     for (const [name, instance] of instances) for (const [key, query] of filters) {
       const expected = matches[key];
@@ -156,6 +159,22 @@ describe('pages of common filters (SPEC §10.1)', () => {
       matches['alpha+b'].slice(5, 10),
       1,
       [ENGINE === 'mysql'],
+    ]);
+  });
+
+  it('reads a page narrowed by featured alone along the featured index on MySQL', async () => {
+    const found: unknown[] = [];
+    for (const value of ['true', 'false']) {
+      let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
+      const statements = await queryCounter.record(async () => {
+        reply = await t.request('GET', `${EVENTS}?start_date=2030-01-01&end_date=2030-03-31&featured=${value}&per_page=7&page=3`);
+      });
+      const page = statements.filter((sql) => /ORDER BY/.test(sql) && /LIMIT/.test(sql));
+      found.push([reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), page.map((sql) => sql.includes('FORCE INDEX (`ix_events_featured`)'))]);
+    }
+    expect(found).toEqual([
+      [200, matches['featured'].length, matches['featured'].slice(14, 21), [ENGINE === 'mysql']],
+      [200, matches['not featured'].length, matches['not featured'].slice(14, 21), [ENGINE === 'mysql']],
     ]);
   });
 

@@ -135,6 +135,18 @@ function dayTotalSubquery(query: DayCountQuery): string {
 }
 
 /**
+ * Whether a list is narrowed by `featured` alone beyond its window and the caller's visibility. Its page is read
+ * along the featured index, `(featured, start_utc)` and the key, which holds the list's order within the window:
+ * MariaDB otherwise chose, for the order, a lookup of the listing index's visibility columns alone (not its range on
+ * the start) and read the calendar's events from its first one up to the window (1,922 pages, 79 ms for a page of
+ * 40 at a million events, against 0.5 ms along the featured index).
+ */
+function featuredOnly(filter: EventListFilter): boolean {
+  const others = [filter.termSets?.length ? filter.termSets : undefined, filter.venues, filter.organizers, filter.search, filter.near, filter.nearVenues, filter.geoloc, filter.postParent, filter.include, filter.statuses];
+  return filter.featured !== undefined && others.every((value) => value === undefined);
+}
+
+/**
  * A venue (alias `v`) with coordinates lies within `near`'s radius: a bounding box first (served by the venues'
  * coordinate index), then the exact great-circle distance.
  */
@@ -441,7 +453,20 @@ export class EventRepository {
   private pageStatement(filter: EventListFilter, walk: boolean, offset: number, limit: number): [string, unknown[]] {
     const ordered = (qb: SelectQueryBuilder<EventEntity>) => qb.select('e.id', 'id').addSelect('e.start_utc', 'start_utc').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').offset(offset).limit(limit);
     const driven = !walk && this.dataSource.options.type === 'mysql' ? this.wordDriven(filter, (rest) => ordered(this.filtered(rest, false, { besideSet: true }))) : null;
-    return driven ?? ordered(this.filtered(filter, walk)).getQueryAndParameters();
+    if (driven) return driven;
+    const [sql, params] = ordered(this.filtered(filter, walk)).getQueryAndParameters();
+    return [featuredOnly(filter) && this.dataSource.options.type === 'mysql' ? this.withIndex(sql, 'ix_events_featured') : sql, params];
+  }
+
+  /**
+   * A statement over the events (`filtered`) told to read them by `index` (`FORCE INDEX`, MySQL and MariaDB); as it
+   * is when its source is not the events table alone.
+   */
+  private withIndex(sql: string, index: string): string {
+    const quote = (name: string) => this.dataSource.driver.escape(name);
+    const from = `FROM ${quote('events')} ${quote('e')}`;
+    // A function, so that nothing in the replacement is read as a pattern (`$&`).
+    return sql.includes(from) ? sql.replace(from, () => `${from} FORCE INDEX (${quote(index)})`) : sql;
   }
 
   /**
