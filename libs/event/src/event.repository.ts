@@ -401,11 +401,9 @@ export class EventRepository {
     const [sql, params] = statement({ ...filter, search: rest.length > 0 ? rest : undefined }).getQueryAndParameters();
     // The statement's only parameters before its FROM are the set's, placed there (its select list holds none).
     const quote = (name: string) => this.dataSource.driver.escape(name);
-    const from = `FROM ${quote('events')} ${quote('e')}`;
-    if (!sql.includes(from)) return null;
     const join = type === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
-    // A function, so that nothing in the set's SQL is read as a replacement pattern (`$&`).
-    return [sql.replace(from, () => `FROM (${setSql}) ${quote('m')} ${join} ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`), [...setParams, ...params]];
+    const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')} ${join} ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`);
+    return driven === null ? null : [driven, [...setParams, ...params]];
   }
 
   /**
@@ -466,10 +464,18 @@ export class EventRepository {
    * is when its source is not the events table alone.
    */
   private withIndex(sql: string, index: string): string {
-    const quote = (name: string) => this.dataSource.driver.escape(name);
-    const from = `FROM ${quote('events')} ${quote('e')}`;
-    // A function, so that nothing in the replacement is read as a pattern (`$&`).
-    return sql.includes(from) ? sql.replace(from, () => `${from} FORCE INDEX (${quote(index)})`) : sql;
+    return this.withSource(sql, (from) => `${from} FORCE INDEX (${this.dataSource.driver.escape(index)})`) ?? sql;
+  }
+
+  /**
+   * A statement over the events (`filtered`) with its source, the events table alone (`FROM events e`), replaced by
+   * `source(from)`; null when its source is something else. The statement's select list holds no parameter, so a
+   * source with parameters of its own has them placed first. Replaced by a function, so that nothing in the new
+   * source is read as a replacement pattern (`$&`).
+   */
+  private withSource(sql: string, source: (from: string) => string): string | null {
+    const from = `FROM ${this.dataSource.driver.escape('events')} ${this.dataSource.driver.escape('e')}`;
+    return sql.includes(from) ? sql.replace(from, () => source(from)) : null;
   }
 
   /**
@@ -487,16 +493,15 @@ export class EventRepository {
     const rest: EventListFilter = range.link === 'terms' ? { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) } : { ...filter, [range.link]: undefined };
     const starts = startBounds(filter);
     const quote = (name: string) => this.dataSource.driver.escape(name);
-    const from = `FROM ${quote('events')} ${quote('e')}`;
     const end = offset + limit;
     const runs = range.ids.map((id): [string, unknown[]] => {
       const qb = this.filtered(rest, true).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').andWhere(`${alias}.${column} = :linkId`, { linkId: id });
       if (starts.from !== undefined) qb.andWhere(`${alias}.start_utc >= :linkFrom`, { linkFrom: starts.from });
       if (starts.to !== undefined) qb.andWhere(`${alias}.start_utc <= :linkTo`, { linkTo: starts.to });
       const [sql, params] = qb.getQueryAndParameters();
-      if (!sql.includes(from)) throw new Error('a page along a link needs the events table as the statement\'s only source');
-      // A function, so that nothing in the replacement is read as a pattern (`$&`); the select list holds no parameter.
-      return [`${sql.replace(from, () => `FROM ${table} ${alias} STRAIGHT_JOIN ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${alias}.event_id`)} ORDER BY ${alias}.start_utc ASC, ${alias}.event_id ASC`, params];
+      const run = this.withSource(sql, () => `FROM ${table} ${alias} STRAIGHT_JOIN ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${alias}.event_id`);
+      if (run === null) throw new Error('a page along a link needs the events table as the statement\'s only source');
+      return [`${run} ORDER BY ${alias}.start_utc ASC, ${alias}.event_id ASC`, params];
     });
     // Whole numbers of the request's paging (checked by its DTO), written into the SQL as they are.
     if (![offset, limit].every(Number.isSafeInteger)) throw new Error('a page along a link needs whole-number paging');
