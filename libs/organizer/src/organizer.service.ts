@@ -66,7 +66,7 @@ export class OrganizerService implements RecordResource<OrganizerResponse, Updat
   }
 
   /** The organizers an event embeds, as the caller may read them, by id. */
-  presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, OrganizerResponse>> {
+  presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, JsonText<OrganizerResponse>>> {
     return this.reader.presentByIds(ids, scope);
   }
 

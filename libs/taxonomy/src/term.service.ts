@@ -14,6 +14,12 @@ import { TermLinkRegistry } from './term-links';
 import { TermFilter, TermRepository } from './term.repository';
 import { TAXONOMIES, Taxonomy } from './taxonomy';
 
+/** A term as events embed it: its kept JSON text, and its taxonomy as the answer names it. */
+export interface EmbeddedTerm {
+  taxonomy: string;
+  json: JsonText<TermResponse>;
+}
+
 /** The rules of categories and tags (SPEC §6, §7). */
 @Injectable()
 export class TermService {
@@ -216,7 +222,10 @@ export class TermService {
     return this.fragments.value('terms', `names ${taxonomy} ${context.language} ${JSON.stringify(items)}`, context.versions, async () => {
       const { ids } = await this.lookUp(taxonomy, items);
       const terms = await this.presentByIds(ids, context);
-      return ids.flatMap((id) => (terms.has(id) ? [(terms.get(id) as TermResponse).name] : []));
+      return ids.flatMap((id) => {
+        const term = terms.get(id);
+        return term ? [term.json.toJSON().name] : [];
+      });
     });
   }
 
@@ -254,11 +263,19 @@ export class TermService {
     return [...new Set(ids)];
   }
 
-  /** Terms rendered for embedding, once per data version and language (FragmentCache). */
-  async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, TermResponse>> {
+  /**
+   * Terms rendered for embedding, once per data version and language (FragmentCache), kept as their JSON text and
+   * taxonomy (`tribe_events_cat` or `post_tag`, which the event member they go in depends on).
+   */
+  async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, EmbeddedTerm>> {
     return this.fragments.many('terms', context.language, ids, context, async (missing) => {
       const terms = await this.repository.findByIds(missing);
-      return new Map(terms.map((term) => [term.id, this.present(term, context)]));
+      return new Map(
+        terms.map((term) => {
+          const response = this.present(term, context);
+          return [term.id, { taxonomy: response.taxonomy, json: new JsonText<TermResponse>(JSON.stringify(response)) }];
+        }),
+      );
     });
   }
 

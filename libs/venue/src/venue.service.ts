@@ -72,8 +72,8 @@ export class VenueService implements RecordResource<VenueResponse, UpdateVenueDt
     return this.reader.existing(ids, read);
   }
 
-  /** The venues an event embeds, as the caller may read them, by id. */
-  presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, VenueResponse>> {
+  /** The venues an event embeds, as the caller may read them, by id: their kept JSON texts. */
+  presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, JsonText<VenueResponse>>> {
     return this.reader.presentByIds(ids, scope);
   }
 

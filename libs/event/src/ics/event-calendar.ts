@@ -1,3 +1,4 @@
+import { JsonText } from '@calendar/shared/http';
 import { parseUtcWallClock } from '@calendar/shared/time';
 import { DateTime } from 'luxon';
 import type { OrganizerResponse } from '@calendar/organizer';
@@ -105,19 +106,25 @@ export function keptVevent(event: EventResponse, locked: boolean, series?: Serie
   return { head: joinLines(head), tail: joinLines(tail), locked, ...span };
 }
 
-/** Lines of a kept rendering of a linked record, made once per rendering (a new version renders it anew). */
-function once<T extends object>(memo: WeakMap<T, string>, record: T, make: (record: T) => string): string {
+/** A linked record as a model, or as its kept JSON text (the renderings events embed). */
+type Embedded<T> = T | JsonText<T>;
+
+/**
+ * Lines of a linked record, made once per kept rendering (a new version renders it anew): keyed by the kept text,
+ * whose model is made for it alone, or by the model.
+ */
+function once<T extends object>(memo: WeakMap<Embedded<T>, string>, record: Embedded<T>, make: (record: T) => string): string {
   let made = memo.get(record);
   if (made === undefined) {
-    made = make(record);
+    made = make(record instanceof JsonText ? record.toJSON() : record);
     memo.set(record, made);
   }
   return made;
 }
 
-const venueMemo = new WeakMap<VenueResponse, string>();
-const organizerMemo = new WeakMap<OrganizerResponse, string>();
-const termMemo = new WeakMap<TermResponse, string>();
+const venueMemo = new WeakMap<Embedded<VenueResponse>, string>();
+const organizerMemo = new WeakMap<Embedded<OrganizerResponse>, string>();
+const termMemo = new WeakMap<Embedded<TermResponse>, string>();
 
 function venueLines(venue: VenueResponse): string {
   const lines: string[] = [];
@@ -132,7 +139,7 @@ function organizerLine(organizer: OrganizerResponse): string {
 }
 
 /** LOCATION and GEO of the (first) venue, ORGANIZER or CONTACT of each organizer, CATEGORIES of the terms. */
-export function linkedLines(venues: readonly VenueResponse[], organizers: readonly OrganizerResponse[], terms: readonly TermResponse[]): string {
+export function linkedLines(venues: readonly Embedded<VenueResponse>[], organizers: readonly Embedded<OrganizerResponse>[], terms: readonly Embedded<TermResponse>[]): string {
   let lines = venues.length > 0 ? once(venueMemo, venues[0], venueLines) : '';
   for (const organizer of organizers) lines += once(organizerMemo, organizer, organizerLine);
   if (terms.length > 0) lines += joinLines([contentLine('CATEGORIES', terms.map((term) => once(termMemo, term, (named) => escapeText(named.name))).join(','))]);

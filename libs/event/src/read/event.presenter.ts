@@ -3,7 +3,7 @@ import { RequestContext } from '@calendar/i18n';
 import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import { mayModify, MediaEntity, RecordServiceDeps } from '@calendar/records';
 import { CacheRegistry, entryKey, RevisionCache } from '@calendar/shared/cache';
-import { JsonTemplate, JsonText, jsonOf } from '@calendar/shared/http';
+import { JsonTemplate, JsonText } from '@calendar/shared/http';
 import { TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
 import { EventJsonLdOwn, eventJsonLd, eventJsonLdOwn, EventResponse, mapEvent } from '../dto/event.mapper';
@@ -15,8 +15,16 @@ const EMBEDDED = ['categories', 'tags', 'venue', 'organizer'] as const;
 /** ... and, in single answers, its JSON-LD, which embeds its place and organizers. */
 type Open = (typeof EMBEDDED)[number] | 'json_ld';
 
-/** The venues, organizers and terms an event links to, as the caller may see them. */
-export type Linked = (eventId: number) => { venues: VenueResponse[]; organizers: OrganizerResponse[]; categories: TermResponse[]; tags: TermResponse[] };
+/** The venues, organizers and terms an event links to, as the caller may see them: their kept JSON texts. */
+export type Linked = (eventId: number) => {
+  venues: JsonText<VenueResponse>[];
+  organizers: JsonText<OrganizerResponse>[];
+  categories: JsonText<TermResponse>[];
+  tags: JsonText<TermResponse>[];
+};
+
+/** The models of kept texts, made anew for a caller that needs objects (JSON-LD, models). */
+const modelsOf = <T>(items: JsonText<T>[]): T[] => items.map((item) => item.toJSON());
 
 /** How events are presented: single answers carry JSON-LD; a protected event is shown reduced unless unlocked. */
 export interface PresentAs {
@@ -78,15 +86,15 @@ export class EventPresenter {
     // One after the other: in parallel, each request would hold two connections of the pool.
     const linked = await this.linked(links, scope);
     const own = await this.own(heads, scope, as, false);
-    const list = (items: object[]) => `[${items.map(jsonOf).join(',')}]`;
+    const list = (items: JsonText[]) => `[${items.map((item) => item.text).join(',')}]`;
     return own.map(({ event, kept: { template, jsonLd } }) => {
       const { venues, organizers, categories, tags } = linked(event.id);
       const parts = template.parts({
         categories: list(categories),
         tags: list(tags),
-        venue: venues.length === 1 ? jsonOf(venues[0]) : list(venues),
+        venue: venues.length === 1 ? venues[0].text : list(venues),
         organizer: list(organizers),
-        json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, venues, organizers)) : '',
+        json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, modelsOf(venues), modelsOf(organizers))) : '',
       });
       return { event, text: new JsonText<EventResponse>(parts) };
     });
@@ -102,8 +110,9 @@ export class EventPresenter {
       // hold it; callers get models).
       const model = fresh ?? (JSON.parse(template.fill(EMPTY)) as EventResponse);
       if (locked) return { event, model, locked };
-      const { venues, organizers, categories, tags } = linked(event.id);
-      const full: EventResponse = { ...model, categories, tags, venue: venues.length === 1 ? venues[0] : venues, organizer: organizers };
+      const texts = linked(event.id);
+      const [venues, organizers] = [modelsOf(texts.venues), modelsOf(texts.organizers)];
+      const full: EventResponse = { ...model, categories: modelsOf(texts.categories), tags: modelsOf(texts.tags), venue: venues.length === 1 ? venues[0] : venues, organizer: organizers };
       if (jsonLd) full.json_ld = eventJsonLd(jsonLd, venues, organizers);
       return { event, model: full, locked };
     });
@@ -127,8 +136,8 @@ export class EventPresenter {
       return {
         venues: pick(links.venues.get(eventId), venues),
         organizers: pick(links.organizers.get(eventId), organizers),
-        categories: eventTerms.filter((term) => term.taxonomy === 'tribe_events_cat'),
-        tags: eventTerms.filter((term) => term.taxonomy === 'post_tag'),
+        categories: eventTerms.flatMap((term) => (term.taxonomy === 'tribe_events_cat' ? [term.json] : [])),
+        tags: eventTerms.flatMap((term) => (term.taxonomy === 'post_tag' ? [term.json] : [])),
       };
     };
   }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { answerBody, JsonTemplate, JsonText, jsonOf, listBytes } from './json-text';
+import { answerBody, JsonTemplate, JsonText, listBytes } from './json-text';
 import { ListResult } from './list';
 
 describe('JsonTemplate', () => {
@@ -41,17 +41,6 @@ describe('JsonText', () => {
     expect(rendered.toJsonBytes().toString()).toBe(JSON.stringify(plain.toBody()));
     expect(JSON.parse(rendered.toJsonBytes().toString())).toEqual({ events: items, rest_url: url(2), next_rest_url: url(3), previous_rest_url: url(1), total: 12, total_pages: 6 });
     expect(new ListResult('events', [], 0, { page: 1, per_page: 10 }, url).toJsonBytes().toString()).toBe('{"events":[],"rest_url":"http://a.test/events?page=1","total":0,"total_pages":0}');
-  });
-});
-
-describe('jsonOf', () => {
-  it('serialises an object once', () => {
-    const value = { name: 'Hall' };
-    const spy = jest.spyOn(JSON, 'stringify');
-    expect(jsonOf(value)).toBe('{"name":"Hall"}');
-    expect(jsonOf(value)).toBe('{"name":"Hall"}');
-    expect(spy).toHaveBeenCalledTimes(1);
-    spy.mockRestore();
   });
 });
 

@@ -66,21 +66,6 @@ function jsonBytes(parts: readonly string[]): Buffer {
   return bytes;
 }
 
-const texts = new WeakMap<object, string>();
-
-/**
- * `JSON.stringify` of an object that is not changed after it is made, computed once per object: the records kept
- * for embedding (FragmentCache) are serialised once per version, not once per answer they appear in.
- */
-export function jsonOf(value: object): string {
-  let text = texts.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    texts.set(value, text);
-  }
-  return text;
-}
-
 /** What marks an open member while a template is made: a control character and a nonce, as a string and in JSON. */
 const MARK = `\u0001${randomBytes(8).toString('hex')}\u0001`;
 const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
