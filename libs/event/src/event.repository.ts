@@ -127,11 +127,22 @@ function startBounds(filter: EventListFilter): { from?: string; to?: string } {
 }
 
 /**
+ * The rows of the totals per day that count a window's events (those that start on one of its days and end by its
+ * last), with `windowDays` as its parameters.
+ */
+const WINDOW_DAYS = 'day BETWEEN ? AND ? AND day + length <= ?';
+
+function windowDays(query: DayCountQuery): number[] {
+  return [query.first, query.last, query.last];
+}
+
+/**
  * The total the totals per day give for `query`, as a subquery with its values written in (a statement's select list
  * whose parameters would have to come before those of its FROM); for keys of the tally's alphabet and whole days.
  */
 function dayTotalSubquery(query: DayCountQuery): string {
-  return `(SELECT COALESCE(SUM(${query.column}), 0) FROM event_day_counts WHERE filter_key = '${query.key}' AND day BETWEEN ${query.first} AND ${query.last} AND day + length <= ${query.last})`;
+  const values = [`'${query.key}'`, ...windowDays(query)];
+  return `(SELECT COALESCE(SUM(${query.column}), 0) FROM event_day_counts WHERE ${`filter_key = ? AND ${WINDOW_DAYS}`.replace(/\?/g, () => String(values.shift()))})`;
 }
 
 /**
@@ -300,8 +311,8 @@ export class EventRepository {
   /** The list's events per start day of its window, from the totals per day, in the order of the days. */
   async perDayTotals(query: DayCountQuery): Promise<{ day: number; count: number }[]> {
     const rows: { day: number; n: number }[] = await this.dataSource.query(
-      `SELECT day, SUM(${query.column}) AS n FROM event_day_counts WHERE filter_key = ? AND day BETWEEN ? AND ? AND day + length <= ? GROUP BY day ORDER BY day`,
-      [query.key, query.first, query.last, query.last],
+      `SELECT day, SUM(${query.column}) AS n FROM event_day_counts WHERE filter_key = ? AND ${WINDOW_DAYS} GROUP BY day ORDER BY day`,
+      [query.key, ...windowDays(query)],
     );
     return rows.map((row) => ({ day: Number(row.day), count: Number(row.n) }));
   }
@@ -326,15 +337,15 @@ export class EventRepository {
     if (byDays && other && other.key !== byDays.key && other.column === byDays.column && other.first === byDays.first && other.last === byDays.last) {
       // Both from the same days of the totals: one statement reads the two.
       const [row] = await this.dataSource.query(
-        `SELECT COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS count, COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS alongside, ${slotsSubquery(type)} AS slots${parts} FROM event_day_counts WHERE filter_key IN (?, ?) AND day BETWEEN ? AND ? AND day + length <= ?`,
-        [byDays.key, other.key, byDays.key, other.key, byDays.first, byDays.last, byDays.last],
+        `SELECT COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS count, COALESCE(SUM(CASE WHEN filter_key = ? THEN ${byDays.column} END), 0) AS alongside, ${slotsSubquery(type)} AS slots${parts} FROM event_day_counts WHERE filter_key IN (?, ?) AND ${WINDOW_DAYS}`,
+        [byDays.key, other.key, byDays.key, other.key, ...windowDays(byDays)],
       );
       return { ...read(row), alongside: Number(row.alongside) };
     }
     if (byDays) {
       const [row] = await this.dataSource.query(
-        `SELECT COALESCE(SUM(${byDays.column}), 0) AS count, ${slotsSubquery(type)} AS slots${parts} FROM event_day_counts WHERE filter_key = ? AND day BETWEEN ? AND ? AND day + length <= ?`,
-        [byDays.key, byDays.first, byDays.last, byDays.last],
+        `SELECT COALESCE(SUM(${byDays.column}), 0) AS count, ${slotsSubquery(type)} AS slots${parts} FROM event_day_counts WHERE filter_key = ? AND ${WINDOW_DAYS}`,
+        [byDays.key, ...windowDays(byDays)],
       );
       return read(row);
     }
