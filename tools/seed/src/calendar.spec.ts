@@ -1,4 +1,4 @@
-import { eventBatch, sizesFor, termRows } from './calendar';
+import { eventBatch, movedTo, sizesFor, termRows } from './calendar';
 import { Random } from '@calendar/shared/testing';
 
 const context = { authorIds: [1, 2], venueIds: [1, 20] as [number, number], organizerIds: [1, 10] as [number, number], categoryIds: [1, 2, 3], tagIds: [4, 5, 6] };
@@ -24,6 +24,20 @@ describe('the seeded calendar', () => {
     expect(batch.events.some((event) => event.password_hash !== null)).toBe(true);
     expect(batch.venues.length).toBeGreaterThan(1500);
     expect(batch.terms.every((row) => [1, 2, 3, 4, 5, 6].includes(row.term_id as number))).toBe(true);
+  });
+
+  it('moves a batch to other ids with its texts, links and series references, and keeps its content', () => {
+    const batch = eventBatch(new Random(3), 1, 0, 300, context);
+    const moved = movedTo(batch, 1001);
+    expect(movedTo(batch, 1)).toBe(batch);
+    expect(moved.events.map((event) => event.id)).toEqual(batch.events.map((event) => (event.id as number) + 1000));
+    const occurrence = batch.events.findIndex((event) => event.series_id !== null);
+    expect(occurrence).toBeGreaterThan(-1);
+    expect(moved.events[occurrence]).toEqual({ ...batch.events[occurrence], id: (batch.events[occurrence].id as number) + 1000, post_parent: (batch.events[occurrence].post_parent as number) + 1000, series_id: (batch.events[occurrence].series_id as number) + 1000 });
+    expect(moved.events.filter((event) => event.series_id === null).every((event) => event.post_parent === 0)).toBe(true);
+    for (const key of ['translations', 'venues', 'organizers', 'terms'] as const) {
+      expect(moved[key]).toEqual(batch[key].map((row) => ({ ...row, event_id: (row.event_id as number) + 1000 })));
+    }
   });
 
   it('sizes venues, organizers and tags from the number of events, and builds a category tree', () => {

@@ -149,6 +149,24 @@ export interface EventBatch {
   terms: Row[];
 }
 
+/**
+ * The same batch with its events numbered from `firstId` (their ids, and their links', texts' and series' references
+ * to them, moved alike): a batch made before its transaction, written on the ids that are next when it runs. Its
+ * texts keep the numbers they were made with.
+ */
+export function movedTo(batch: EventBatch, firstId: number): EventBatch {
+  const shift = firstId - Number(batch.events[0]?.['id'] ?? firstId);
+  if (shift === 0) return batch;
+  const moved = (row: Row, keys: string[]): Row => ({ ...row, ...Object.fromEntries(keys.filter((key) => row[key]).map((key) => [key, Number(row[key]) + shift])) });
+  return {
+    events: batch.events.map((row) => moved(row, ['id', 'post_parent', 'series_id'])),
+    translations: batch.translations.map((row) => moved(row, ['event_id'])),
+    venues: batch.venues.map((row) => moved(row, ['event_id'])),
+    organizers: batch.organizers.map((row) => moved(row, ['event_id'])),
+    terms: batch.terms.map((row) => moved(row, ['event_id'])),
+  };
+}
+
 export interface EventContext {
   authorIds: number[];
   venueIds: [number, number];

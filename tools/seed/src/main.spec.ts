@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import { createConnection } from 'mysql2/promise';
+import { createTestDatabase } from '@calendar/shared/testing';
 
 const run = promisify(execFile);
 const WORKSPACE = join(__dirname, '../../..');
+const ENGINES = (globalThis as { TEST_ENGINES?: string[] }).TEST_ENGINES ?? ['sqlite'];
 
 describe('npm run seed', () => {
   let directory: string;
@@ -43,3 +46,52 @@ describe('npm run seed', () => {
     }
   }, 60_000);
 });
+
+for (const engine of ENGINES.filter((name) => name === 'mysql')) {
+  describe(`npm run seed beside another writer (${engine})`, () => {
+    it('gives each batch the ids that are next when it is written, so events created meanwhile fail nothing', async () => {
+      const database = await createTestDatabase('mysql');
+      const writer = await createConnection({ uri: database.url });
+      try {
+        const seeding = run(process.execPath, ['-r', '@swc-node/register', 'tools/seed/src/main.ts', '--events', '2400', '--batch', '100'], {
+          cwd: WORKSPACE,
+          env: { ...process.env, DATABASE_URL: database.url },
+        });
+        let done = false;
+        const finished = seeding.finally(() => (done = true));
+        // Once the first batch is in, events are added beside the seed as the service adds them: the next id is
+        // given by the table (a copy of the first event, without its texts and links).
+        let first: Record<string, unknown> | undefined;
+        while (!done && first === undefined) {
+          const [rows] = await writer.query('SELECT * FROM events ORDER BY id LIMIT 1').catch(() => [[]]);
+          first = (rows as Record<string, unknown>[])[0];
+          if (first === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(first).toBeDefined();
+        const { id: _id, ...copy } = first as Record<string, unknown>;
+        const columns = Object.keys(copy);
+        let added = 0;
+        while (!done) {
+          await writer.query(`INSERT INTO events (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, columns.map((column) => copy[column]));
+          added += 1;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const { stdout } = await finished;
+        expect(JSON.parse(stdout)).toEqual({ database: 'mysql', seed: 1, events: 2400, venues: 48, organizers: 24, tags: 20, seconds: expect.any(Number) });
+        expect(added).toBeGreaterThan(0);
+        const [counts] = await writer.query(
+          'SELECT COUNT(*) AS events, SUM(EXISTS (SELECT 1 FROM event_translations t WHERE t.event_id = e.id)) AS seeded FROM events e',
+        );
+        expect(counts).toEqual([{ events: 2400 + added, seeded: '2400' }]);
+        // The other writer's events came before some of the seed's: batches were written after them, on later ids.
+        const [[order]] = (await writer.query(
+          'SELECT (SELECT MIN(id) FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_translations t WHERE t.event_id = e.id)) < (SELECT MAX(event_id) FROM event_translations) AS interleaved',
+        )) as unknown as [[{ interleaved: number }]];
+        expect(order).toEqual({ interleaved: 1 });
+      } finally {
+        await writer.end();
+        await database.drop();
+      }
+    }, 120_000);
+  });
+}

@@ -6,7 +6,7 @@ import { ConfigError } from '@calendar/shared/config';
 import { TransactionRunner, WriteEffects } from '@calendar/shared/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { SeedModule } from './seed.module';
-import { eventBatch, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
+import { EventContext, eventBatch, movedTo, organizerRows, sizesFor, termRows, utc, venueRows } from './calendar';
 import { progressLine } from './progress';
 import { Random } from '@calendar/shared/testing';
 
@@ -15,7 +15,8 @@ import { Random } from '@calendar/shared/testing';
  * tables, in batched multi-row inserts: `npm run seed -- --events 100000 [--seed 1] [--batch 500]`. Each batch is a
  * write of the service's one write path (`TransactionRunner`): it records every record it creates, the terms to
  * recount and the longest span in its effects, and the coordinator applies them as after any write (search rows of
- * every record it names, term counts, the span, data versions, the write log).
+ * every record it names, term counts, the span, data versions, the write log). The service may run and take writes
+ * meanwhile: each batch takes the ids that are next when it is written.
  */
 
 const USAGE = 'Usage: npm run seed -- [--events N (default 100000)] [--seed S (default 1)] [--batch B (default 500)]';
@@ -42,8 +43,9 @@ function instant(value: unknown): number {
   return Date.parse(`${String(value).replace(' ', 'T')}Z`);
 }
 
-async function nextId(dataSource: DataSource, table: string): Promise<number> {
-  const [row] = await dataSource.query(`SELECT MAX(id) AS id FROM ${table}`);
+/** The id after the highest of `table`, as the write's transaction sees it. */
+async function nextId(manager: EntityManager, table: string): Promise<number> {
+  const [row] = await manager.query(`SELECT MAX(id) AS id FROM ${table}`);
   return Number(row?.id ?? 0) + 1;
 }
 
@@ -57,18 +59,22 @@ async function main(argv: string[]): Promise<void> {
   const transactions = app.get(TransactionRunner);
   const started = Date.now();
   try {
-    const random = new Random(seed);
+    const generator = new Random(seed);
     const sizes = sizesFor(events);
     const now = utc(new Date());
 
-    const firstUser = await nextId(dataSource, 'users');
-    const users = Array.from({ length: 5 }, (_, i) => ({ id: firstUser + i, login: `seed-${seed}-author-${firstUser + i}`, role: i === 0 ? 'editor' : 'author', created_at: now }));
-    const terms = termRows(await nextId(dataSource, 'terms'), sizes.tags);
-    const venueStart = await nextId(dataSource, 'venues');
-    const venues = venueRows(random, venueStart, sizes.venues, users[0].id);
-    const organizerStart = await nextId(dataSource, 'organizers');
-    const organizers = organizerRows(random, organizerStart, sizes.organizers, users[0].id);
-    await transactions.run(async (manager) => {
+    // The places and terms are made inside their transaction, from the ids the tables have there and from a copy of
+    // the generator: run again (a deadlock, another writer's ids), the write makes them anew on the ids then free,
+    // as every write must (`TransactionRunner`), with the same content.
+    const places = await transactions.run(async (manager) => {
+      const own = generator.copy();
+      const firstUser = await nextId(manager, 'users');
+      const users = Array.from({ length: 5 }, (_, i) => ({ id: firstUser + i, login: `seed-${seed}-author-${firstUser + i}`, role: i === 0 ? 'editor' : 'author', created_at: now }));
+      const terms = termRows(await nextId(manager, 'terms'), sizes.tags);
+      const venueStart = await nextId(manager, 'venues');
+      const venues = venueRows(own, venueStart, sizes.venues, users[0].id);
+      const organizerStart = await nextId(manager, 'organizers');
+      const organizers = organizerRows(own, organizerStart, sizes.organizers, users[0].id);
       await insertRows(manager, 'users', users, batch);
       await insertRows(manager, 'terms', terms.terms, batch);
       await insertRows(manager, 'term_translations', terms.translations, batch);
@@ -80,23 +86,30 @@ async function main(argv: string[]): Promise<void> {
       for (const term of terms.terms) effects.record(term.taxonomy === 'category' ? 'category' : 'tag', Number(term.id), 'created');
       for (const venue of venues.venues) effects.record('venue', Number(venue['id']), 'created').reindex('venue', Number(venue['id']));
       for (const organizer of organizers.organizers) effects.record('organizer', Number(organizer['id']), 'created').reindex('organizer', Number(organizer['id']));
+      const context: EventContext = {
+        authorIds: users.map((user) => user.id),
+        venueIds: [venueStart, venueStart + sizes.venues - 1],
+        organizerIds: [organizerStart, organizerStart + sizes.organizers - 1],
+        categoryIds: terms.categoryIds,
+        tagIds: terms.tagIds,
+      };
+      return { context, random: own };
     });
+    const random = places.random;
 
-    const eventStart = await nextId(dataSource, 'events');
-    const context = {
-      authorIds: users.map((user) => user.id),
-      venueIds: [venueStart, venueStart + sizes.venues - 1] as [number, number],
-      organizerIds: [organizerStart, organizerStart + sizes.organizers - 1] as [number, number],
-      categoryIds: terms.categoryIds,
-      tagIds: terms.tagIds,
-    };
     const step = batch * 4;
+    let next = await nextId(dataSource.manager, 'events');
     for (let from = 0; from < events; from += step) {
-      const rows = eventBatch(random, eventStart, from, Math.min(events, from + step), context);
-      await transactions.run(async (manager) => {
-        // Revisions are not content: new random ones, as every write gives, so no rendering kept of an earlier row
-        // of the same id can pass for one of these.
-        await insertRows(manager, 'events', rows.events.map((row) => ({ ...row, revision: randomInt(1, 2 ** 31 - 1) })), batch);
+      const to = Math.min(events, from + step);
+      // Made before its transaction, numbered from the id expected next (`eventBatch` numbers event n `startId + n`).
+      const made = eventBatch(random, next - from, from, to, places.context);
+      next = await transactions.run(async (manager) => {
+        // Written on the ids next in this transaction: the service may have created events since the batch was
+        // made, or since an attempt the runner runs again. Revisions are not content: new random ones, as every
+        // write gives, so no rendering kept of an earlier row of the same id can pass for one of these.
+        const rows = movedTo(made, await nextId(manager, 'events'));
+        // Highest id first: MySQL's next id for the service's own creates moves past the batch at its first row.
+        await insertRows(manager, 'events', rows.events.map((row) => ({ ...row, revision: randomInt(1, 2 ** 31 - 1) })).reverse(), batch);
         await insertRows(manager, 'event_translations', rows.translations, batch);
         await insertRows(manager, 'event_venues', rows.venues, batch);
         await insertRows(manager, 'event_organizers', rows.organizers, batch);
@@ -106,8 +119,9 @@ async function main(argv: string[]): Promise<void> {
           effects.record('event', Number(event['id']), 'created').reindex('event', Number(event['id']));
           effects.widenSpan(Math.round((instant(event['end_utc']) - instant(event['start_utc'])) / 1000));
         }
+        return Number(rows.events[rows.events.length - 1]['id']) + 1;
       });
-      if (process.stderr.isTTY) process.stderr.write(`\r${progressLine(Math.min(events, from + step), events, Date.now() - started)}`);
+      if (process.stderr.isTTY) process.stderr.write(`\r${progressLine(to, events, Date.now() - started)}`);
     }
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     process.stdout.write(`${JSON.stringify({ database: dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite', seed, events, venues: sizes.venues, organizers: sizes.organizers, tags: sizes.tags, seconds })}\n`);

@@ -26,4 +26,11 @@ export class Random {
   chance(probability: number): boolean {
     return this.next() < probability;
   }
+
+  /** A generator that goes on from this one's state: it gives the numbers this one would give next. */
+  copy(): Random {
+    const copy = new Random(0);
+    copy.state = this.state;
+    return copy;
+  }
 }
