@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchSql, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { ChangeRange, DataVersions, parseSlots, partsSubquery, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
+import { ChangeRange, DataVersions, insertOnly, parseSlots, partsSubquery, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
@@ -765,21 +765,25 @@ export class EventRepository {
   /**
    * Writes the link lists kept on the rows of events `ids` (those that exist) from their link rows, and the start
    * their venue, organizer, category and tag links carry from their rows: applied with every write's effects, for the events
-   * it changed or touched, after its statements.
+   * it changed or touched, after its statements. `fresh`: events the write created, whose rows were inserted without
+   * lists (NULL, none): those the write gave no link need no update.
    */
-  async refreshLinkLists(manager: EntityManager, ids: number[]): Promise<void> {
+  async refreshLinkLists(manager: EntityManager, ids: number[], fresh: ReadonlySet<number> = new Set()): Promise<void> {
     // 500 events a statement: four values each, within SQLite's 32,766.
     for (let at = 0; at < ids.length; at += 500) {
       const batch = ids.slice(at, at + 500);
       const links = await this.links(batch, manager);
-      const list = `CASE id ${batch.map(() => 'WHEN ? THEN ?').join(' ')} END`;
-      const values = (map: Map<number, number[]>) => batch.flatMap((id) => [id, map.get(id)?.join(',') ?? null]);
-      await manager.query(`UPDATE events SET venue_ids = ${list}, organizer_ids = ${list}, term_ids = ${list} WHERE id IN (${batch.map(() => '?').join(', ')})`, [
-        ...values(links.venues),
-        ...values(links.organizers),
-        ...values(links.terms),
-        ...batch,
-      ]);
+      const changed = batch.filter((id) => !fresh.has(id) || links.venues.has(id) || links.organizers.has(id) || links.terms.has(id));
+      const list = `CASE id ${changed.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+      const values = (map: Map<number, number[]>) => changed.flatMap((id) => [id, map.get(id)?.join(',') ?? null]);
+      if (changed.length > 0) {
+        await manager.query(`UPDATE events SET venue_ids = ${list}, organizer_ids = ${list}, term_ids = ${list} WHERE id IN (${changed.map(() => '?').join(', ')})`, [
+          ...values(links.venues),
+          ...values(links.organizers),
+          ...values(links.terms),
+          ...changed,
+        ]);
+      }
       // The start each venue, organizer, category and tag link carries (`start_utc`), from the event's row as this
       // write left it.
       for (const [table, map] of [['event_venues', links.venues], ['event_organizers', links.organizers], ['event_terms', links.terms]] as const) {
@@ -796,7 +800,7 @@ export class EventRepository {
     const entity = kind === 'venue' ? EventVenueEntity : kind === 'organizer' ? EventOrganizerEntity : EventTermEntity;
     const column = kind === 'venue' ? 'venueId' : kind === 'organizer' ? 'organizerId' : 'termId';
     if (!fresh) await manager.getRepository(entity).delete({ eventId });
-    if (ids.length > 0) await manager.getRepository(entity).insert(ids.map((id, position) => ({ eventId, [column]: id, position })) as never);
+    if (ids.length > 0) await insertOnly(manager, entity, ids.map((id, position) => ({ eventId, [column]: id, position })) as never);
   }
 
   async exists(id: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { cleanExplicitSlug, firstFreeSlug, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { DATA_PARTS, DataPart, GuardedKind, GuardedRecord, RecordGuard, WriteCondition, WriteEffects } from '@calendar/shared/database';
+import { DATA_PARTS, DataPart, GuardedKind, insertOnly, GuardedRecord, RecordGuard, WriteCondition, WriteEffects } from '@calendar/shared/database';
 import { ApiException, isUniqueViolation } from '@calendar/shared/http';
 import { parseDateTime } from '@calendar/shared/time';
 import { FixedOffsetZone } from 'luxon';
@@ -86,7 +86,7 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
     if (published) record.publishedAt = published;
     this.rules.applyFields(record, input, true);
     this.revise(record);
-    await manager.getRepository(this.kind.entity).insert(record as never);
+    record.id = await insertOnly(manager, this.kind.entity, record as never);
     await this.writeTexts(manager, record, scope.language, input, true);
     await this.rules.afterWrite?.(manager, record, input, scope, true);
     WriteEffects.of(manager).record(this.kind.kind, record.id, 'created').reindex(this.kind.kind, record.id);

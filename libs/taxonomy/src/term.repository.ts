@@ -29,6 +29,9 @@ const name = presentedColumn('tl', 'tor', 'name');
 const slug = presentedColumn('tl', 'tor', 'slug');
 const description = presentedColumn('tl', 'tor', 'description');
 
+/** The terms each running write's transaction has locked for their counts (`TermRepository.lockForCount`). */
+const lockedForCount = new WeakMap<EntityManager, Set<number>>();
+
 /** The queries of the taxonomy context. Lists read a page of ids with one query, then the rows in one more. */
 @Injectable()
 export class TermRepository {
@@ -203,8 +206,14 @@ export class TermRepository {
    */
   async lockForCount(manager: EntityManager, ids: number[]): Promise<void> {
     if (ids.length === 0 || manager.connection.options.type !== 'mysql') return;
-    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    // A row the transaction has locked stays locked until it ends: the event writer locks its terms before writing
+    // their links, and the count after the write asks again for the same rows.
+    const held = lockedForCount.get(manager) ?? new Set<number>();
+    const sorted = [...new Set(ids)].filter((id) => !held.has(id)).sort((a, b) => a - b);
+    if (sorted.length === 0) return;
     await manager.query(`SELECT id FROM terms WHERE id IN (${sorted.map(() => '?').join(', ')}) ORDER BY id FOR UPDATE`, sorted);
+    for (const id of sorted) held.add(id);
+    lockedForCount.set(manager, held);
   }
 
   /** Sets the published-event counts of terms, computed by the owner of the event links; answers the terms whose count moved. */

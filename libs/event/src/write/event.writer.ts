@@ -67,7 +67,7 @@ export class EventWriter implements OnModuleInit {
     coordinator.register('event link lists', async (manager, effects) => {
       const written = effects.changes.filter((change) => change.kind === 'event' && change.action !== 'deleted').map((change) => change.id);
       const ids = [...new Set([...written, ...(effects.touched.get('event') ?? [])])];
-      await this.events.refreshLinkLists(manager, ids);
+      await this.events.refreshLinkLists(manager, ids, effects.created('event'));
     });
     this.records.registerEffects();
     coordinator.register('longest event span', async (manager, effects) => {

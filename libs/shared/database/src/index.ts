@@ -3,6 +3,7 @@ export * from './database.module';
 export * from './transaction';
 export * from './write-coordinator';
 export * from './write-effects';
+export * from './insert-only';
 export { MIGRATIONS } from './migrations';
 export * from './query-counter';
 export * from './data-version';
