@@ -807,6 +807,52 @@ export class EventRepository {
     return this.dataSource.getRepository(EventEntity).exists({ where: { id } });
   }
 
+  /**
+   * What the events `ids` counted for in their terms' counts (`counted_term_ids`) and count for now (the term list
+   * kept on their rows, when published), as counts to move by term; the rows of the events whose terms' counts move
+   * are written with what they count for now. Read after the write's own statements (the link lists included),
+   * from rows the write holds locked; events gone for good have no row (their writer takes back what they counted).
+   */
+  async moveCountedTerms(manager: EntityManager, ids: readonly number[]): Promise<Map<number, number>> {
+    const deltas = new Map<number, number>();
+    const list = (value: unknown) => (value === null || value === undefined || String(value) === '' ? [] : String(value).split(',').map(Number));
+    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    for (let at = 0; at < ids.length; at += 500) {
+      const batch = ids.slice(at, at + 500);
+      const rows: { id: number; status: string; term_ids: string | null; counted_term_ids: string | null }[] = await manager.query(
+        `SELECT id, status, term_ids, counted_term_ids FROM events WHERE id IN (${batch.map(() => '?').join(', ')})${lock}`,
+        batch,
+      );
+      const changed: [number, string | null][] = [];
+      for (const row of rows) {
+        const before = list(row.counted_term_ids);
+        const now = row.status === 'publish' ? list(row.term_ids) : [];
+        if (before.length === now.length && before.every((id) => now.includes(id))) continue;
+        for (const id of before) deltas.set(id, (deltas.get(id) ?? 0) - 1);
+        for (const id of now) deltas.set(id, (deltas.get(id) ?? 0) + 1);
+        changed.push([Number(row.id), now.length > 0 ? now.join(',') : null]);
+      }
+      if (changed.length > 0) {
+        await manager.query(`UPDATE events SET counted_term_ids = CASE id ${changed.map(() => 'WHEN ? THEN ?').join(' ')} END WHERE id IN (${changed.map(() => '?').join(', ')})`, [
+          ...changed.flat(),
+          ...changed.map(([id]) => id),
+        ]);
+      }
+    }
+    return deltas;
+  }
+
+  /** What the events `ids` count for in their terms' counts (`counted_term_ids`), one term id per count. */
+  async countedTerms(manager: EntityManager, ids: readonly number[]): Promise<number[]> {
+    const terms: number[] = [];
+    for (let at = 0; at < ids.length; at += 500) {
+      const batch = ids.slice(at, at + 500);
+      const rows: { counted_term_ids: string | null }[] = await manager.query(`SELECT counted_term_ids FROM events WHERE id IN (${batch.map(() => '?').join(', ')}) AND counted_term_ids IS NOT NULL`, batch);
+      for (const row of rows) terms.push(...String(row.counted_term_ids).split(',').map(Number));
+    }
+    return terms;
+  }
+
   /** The published events carrying each term. */
   async termCounts(manager: EntityManager, termIds: number[]): Promise<Map<number, number>> {
     const counts = new Map(termIds.map((id) => [id, 0]));

@@ -216,6 +216,21 @@ export class TermRepository {
     lockedForCount.set(manager, held);
   }
 
+  /**
+   * Moves the published-event counts of terms by `deltas` (term id → events more, or fewer), in one statement, in the
+   * transaction that locked their rows (`lockForCount`); a term deleted meanwhile has no row to move. Answers the
+   * terms moved.
+   */
+  async addToCounts(manager: EntityManager, deltas: Map<number, number>): Promise<number[]> {
+    const ids = [...deltas].filter(([, delta]) => delta !== 0).map(([id]) => id).sort((a, b) => a - b);
+    if (ids.length === 0) return [];
+    await manager.query(`UPDATE terms SET event_count = event_count + CASE id ${ids.map(() => 'WHEN ? THEN ?').join(' ')} END WHERE id IN (${ids.map(() => '?').join(', ')})`, [
+      ...ids.flatMap((id) => [id, deltas.get(id)]),
+      ...ids,
+    ]);
+    return ids;
+  }
+
   /** Sets the published-event counts of terms, computed by the owner of the event links; answers the terms whose count moved. */
   async setCounts(manager: EntityManager, counts: Map<number, number>): Promise<number[]> {
     if (counts.size === 0) return [];

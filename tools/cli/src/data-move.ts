@@ -44,7 +44,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: 'venue_translations', order: ['id'] },
   { name: 'organizers', order: ['id'] },
   { name: 'organizer_translations', order: ['id'] },
-  { name: 'events', order: ['id'], derived: ['venue_ids', 'organizer_ids', 'term_ids'] },
+  { name: 'events', order: ['id'], derived: ['venue_ids', 'organizer_ids', 'term_ids', 'counted_term_ids'] },
   { name: 'event_translations', order: ['id'] },
   { name: 'event_venues', order: ['event_id', 'venue_id'], derived: ['start_utc'] },
   { name: 'event_organizers', order: ['event_id', 'organizer_id'], derived: ['start_utc'] },
@@ -233,7 +233,7 @@ class Imported {
   recordIn(manager: EntityManager): void {
     const effects = WriteEffects.of(manager).movePart('venues').movePart('organizers').movePart('terms');
     for (const id of this.ids.get('terms') ?? []) effects.record(this.taxonomies.get(id) === 'category' ? 'category' : 'tag', id, 'created');
-    effects.recount(this.ids.get('terms') ?? []);
+    effects.countAgain(this.ids.get('terms') ?? []);
     for (const kind of ['venue', 'organizer', 'event'] as const) {
       for (const id of this.ids.get(`${kind}s`) ?? []) effects.record(kind, id, 'created').reindex(kind, id);
     }

@@ -306,6 +306,8 @@ export class SeriesWriter {
     if (gone.length > 0) {
       const links = await this.events.links(gone, manager);
       for (const list of links.terms.values()) for (const id of list) touchedTerms.add(id);
+      // Their rows go: what they counted for in their terms' counts is taken back now.
+      WriteEffects.of(manager).uncount(await this.events.countedTerms(manager, gone));
       for (const table of ['event_translations', 'event_venues', 'event_organizers', 'event_terms']) await deleteWhereIn(manager, table, 'event_id', gone);
       await deleteWhereIn(manager, 'events', 'id', gone);
     }

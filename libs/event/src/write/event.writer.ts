@@ -73,14 +73,24 @@ export class EventWriter implements OnModuleInit {
     coordinator.register('longest event span', async (manager, effects) => {
       if (effects.longestSpan > 0) await this.events.widenSpan(manager, effects.longestSpan);
     });
-    // Counts are of published events, and term answers carry them: their version moves on with the write.
+    // Counts are of published events, and term answers carry them (their version moves on with the write). When a
+    // write may have moved some (`recount`), each event it changed or touched takes back what it counted for and adds
+    // what it counts for now (`counted_term_ids`, after the link lists above), and what events removed for good
+    // counted for is taken back (`uncount`): what is read follows the events written, not the terms' other events.
+    // The terms of a write that brings counts of its own (an import) are counted again from their links (`countAgain`).
     coordinator.register('term counts', async (manager, effects) => {
-      if (effects.terms.size === 0) return;
+      if (effects.terms.size === 0 && effects.uncounted.length === 0 && effects.countedAgain.size === 0) return;
+      const changed = effects.changes.filter((change) => change.kind === 'event' && change.action !== 'deleted').map((change) => change.id);
+      const deltas = await this.events.moveCountedTerms(manager, [...new Set([...changed, ...(effects.touched.get('event') ?? [])])]);
+      for (const id of effects.uncounted) deltas.set(id, (deltas.get(id) ?? 0) - 1);
+      for (const id of effects.countedAgain) deltas.delete(id);
+      const moving = [...deltas].filter(([, delta]) => delta !== 0).map(([id]) => id);
+      if (moving.length === 0 && effects.countedAgain.size === 0) return;
       effects.movePart('terms');
-      const ids = [...effects.terms];
-      await this.termRepository.lockForCount(manager, ids);
+      const again = [...effects.countedAgain];
+      await this.termRepository.lockForCount(manager, [...moving, ...again]);
       // A term whose count moved shows differently, and so do the events that embed it (SPEC §16.2).
-      const moved = await this.termRepository.setCounts(manager, await this.events.termCounts(manager, ids));
+      const moved = [...(await this.termRepository.addToCounts(manager, deltas)), ...(await this.termRepository.setCounts(manager, await this.events.termCounts(manager, again)))];
       for (const id of moved) effects.touchedTerms.add(id);
     });
     // List totals per day (SPEC §10.2): every event the write changed counts anew; so do the events under a category

@@ -7,6 +7,7 @@ import { EventLinkLists1768953600000 } from './migrations/1768953600000-event-li
 import { EventVenueStarts1769040000000 } from './migrations/1769040000000-event-venue-starts';
 import { EventTermStarts1769126400000 } from './migrations/1769126400000-event-term-starts';
 import { EventOrganizerStarts1769212800000 } from './migrations/1769212800000-event-organizer-starts';
+import { EventCountedTerms1769299200000 } from './migrations/1769299200000-event-counted-terms';
 import { VERSION_SLOTS } from './data-version';
 
 /**
@@ -39,7 +40,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000', 'EventOrganizerStarts1769212800000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000', 'EventOrganizerStarts1769212800000', 'EventCountedTerms1769299200000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
@@ -128,6 +129,28 @@ describe('the link lists migration', () => {
       expect(await dataSource.query('SELECT id, venue_ids, organizer_ids, term_ids FROM events ORDER BY id')).toEqual([
         { id: 1, venue_ids: '3,1', organizer_ids: null, term_ids: '3,2' },
         { id: 2, venue_ids: null, organizer_ids: null, term_ids: '1' },
+      ]);
+    });
+  });
+});
+
+describe('the counted terms migration', () => {
+  it("writes on each published event the terms it counts for, and makes every term's count again from the links", async () => {
+    await beforeMigration(EventCountedTerms1769299200000, [1, 2, 3], async (dataSource, at) => {
+      for (const id of [1, 2, 3]) await dataSource.query(`INSERT INTO terms (id, taxonomy, parent_id, original_lang, created_at, modified_at, event_count) VALUES (?, 'tag', 0, 'en', ?, ?, 9)`, [id, at, at]);
+      await dataSource.query(`UPDATE events SET status = 'draft' WHERE id = 2`);
+      await dataSource.query('INSERT INTO event_terms (event_id, term_id, position) VALUES (1, 3, 0), (1, 2, 1), (2, 1, 0), (2, 2, 1)');
+      await dataSource.query(`UPDATE events SET term_ids = CASE id WHEN 1 THEN '3,2' WHEN 2 THEN '1,2' END`);
+      await new EventCountedTerms1769299200000().up(dataSource.createQueryRunner());
+      expect(await dataSource.query('SELECT id, counted_term_ids FROM events ORDER BY id')).toEqual([
+        { id: 1, counted_term_ids: '3,2' },
+        { id: 2, counted_term_ids: null },
+        { id: 3, counted_term_ids: null },
+      ]);
+      expect(await dataSource.query('SELECT id, event_count FROM terms ORDER BY id')).toEqual([
+        { id: 1, event_count: 0 },
+        { id: 2, event_count: 1 },
+        { id: 3, event_count: 1 },
       ]);
     });
   });

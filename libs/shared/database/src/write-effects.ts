@@ -19,7 +19,7 @@ export type SearchedKind = 'event' | 'venue' | 'organizer';
 /**
  * Everything one write transaction changed, as data: the writers (event, venue, organizer and term writes, the
  * series writer, the series horizon) record here what they did, and the `WriteCoordinator` applies it once, at
- * the end of the write and inside its transaction: search rows rebuilt, term counts recounted, the longest event
+ * the end of the write and inside its transaction: search rows rebuilt, term counts moved, the longest event
  * span widened, the idempotency key claimed, the data versions moved on and the write logged.
  *
  * `changes` is every record the write created, updated, trashed or deleted, known at commit: what a change log or
@@ -27,8 +27,15 @@ export type SearchedKind = 'event' | 'venue' | 'organizer';
  */
 export class WriteEffects {
   private readonly byRecord = new Map<string, RecordChange>();
-  /** Terms whose published-event counts the write may have changed. */
+  /**
+   * Terms whose published-event counts the write may have changed: the counts then move by what each event the write
+   * changed counted for and counts for now (`events.counted_term_ids`).
+   */
   readonly terms = new Set<number>();
+  /** Terms whose counts are counted again from their links (a write that brings counts of its own: an import). */
+  readonly countedAgain = new Set<number>();
+  /** What events the write removed for good counted for, one term id per count (their rows are gone at the end). */
+  readonly uncounted: number[] = [];
   /** Parts of the data whose versions move on with the global one (what is kept of them is read again). */
   readonly parts = new Set<DataPart>();
   /** Records whose rows of the search index are rebuilt from what the write left, by kind. */
@@ -90,6 +97,17 @@ export class WriteEffects {
 
   recount(termIds: Iterable<number>): this {
     for (const id of termIds) this.terms.add(id);
+    return this;
+  }
+
+  countAgain(termIds: Iterable<number>): this {
+    for (const id of termIds) this.countedAgain.add(id);
+    return this;
+  }
+
+  /** Takes back what an event removed for good by the write counted for (`counted_term_ids`, read before it went). */
+  uncount(termIds: Iterable<number>): this {
+    for (const id of termIds) this.uncounted.push(id);
     return this;
   }
 
