@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { NAMESPACE, anyQuery, anyQueryData } from './scenarios';
+import { NAMESPACE, anyQuery, anyQueryData, newEvent } from './scenarios';
 
 /*
  * `npm run bench:probe -- --query "categories=5" [--duration 6] [--connections 10] [--base http://127.0.0.1:3000]`:
@@ -8,19 +8,23 @@ import { NAMESPACE, anyQuery, anyQueryData } from './scenarios';
  * `probe=<n>` parameter), and prints req/s and latencies. `--single` instead reads single events in turn (the
  * published ones of the first list page of 100, without a password); `--path "/events/month/2027-05/"` asks any
  * path the same way; `--any [--seed N] [--token T]` draws lists from SPEC §10.2's query space as `npm run bench` does
- * (with `Authorization: Bearer T` when a token is given). For profiling one kind of answer (start the
- * service with `RESPONSE_CACHE_MB=0` and `node --cpu-prof`); `npm run bench` remains the reference.
+ * (with `Authorization: Bearer T` when a token is given); `--create-in C --token T` creates published events in
+ * category C instead, each request one create (what a write into a large category costs). For profiling one kind
+ * of answer (start the service with `RESPONSE_CACHE_MB=0` and `node --cpu-prof`); `npm run bench` remains the
+ * reference.
  */
 
-const USAGE = 'npm run bench:probe -- (--query "<event list query>" | --single | --path <path> | --any [--seed N] [--token T]) [--duration S] [--connections N] [--base URL]';
+const USAGE = 'npm run bench:probe -- (--query "<event list query>" | --single | --path <path> | --any [--seed N] [--token T] | --create-in <category id> --token T) [--duration S] [--connections N] [--base URL]';
 
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { query: { type: 'string' }, single: { type: 'boolean' }, path: { type: 'string' }, any: { type: 'boolean' }, seed: { type: 'string' }, token: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, base: { type: 'string' } },
+    options: { query: { type: 'string' }, single: { type: 'boolean' }, path: { type: 'string' }, any: { type: 'boolean' }, 'create-in': { type: 'string' }, seed: { type: 'string' }, token: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, base: { type: 'string' } },
     strict: true,
   });
-  if ([values.query, values.single, values.path, values.any].filter((value) => value !== undefined).length !== 1) throw new Error(USAGE);
+  if ([values.query, values.single, values.path, values.any, values['create-in']].filter((value) => value !== undefined).length !== 1) throw new Error(USAGE);
+  const category = values['create-in'] === undefined ? undefined : Number(values['create-in']);
+  if (category !== undefined && (!Number.isInteger(category) || category < 1 || !values.token)) throw new Error(`--create-in takes a category id, with --token\n${USAGE}`);
   const base = values.base ?? 'http://127.0.0.1:3000';
   let ids: number[] = [];
   if (values.single) {
@@ -44,7 +48,12 @@ async function main(argv: string[]): Promise<void> {
       {
         setupRequest: (request) => {
           const probe = n++;
-          if (anyData) {
+          if (category !== undefined) {
+            request.method = 'POST';
+            request.path = `${NAMESPACE}/events`;
+            request.headers = { ...request.headers, authorization: `Bearer ${values.token}`, 'content-type': 'application/json' };
+            request.body = newEvent(probe, run, [category]);
+          } else if (anyData) {
             request.path = anyQuery(seed, probe, anyData, run);
             if (values.token) request.headers = { ...request.headers, authorization: `Bearer ${values.token}` };
           } else if (values.path) request.path = `${values.path}${values.path.includes('?') ? '&' : '?'}probe=${probe}`;
@@ -55,7 +64,7 @@ async function main(argv: string[]): Promise<void> {
       },
     ],
   });
-  process.stdout.write(`${JSON.stringify({ query: anyData ? `any query, seed ${seed}` : (values.path ?? (values.single ? 'single events' : values.query)), requestsPerSecond: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx })}\n`);
+  process.stdout.write(`${JSON.stringify({ query: category !== undefined ? `creates in category ${category}` : anyData ? `any query, seed ${seed}` : (values.path ?? (values.single ? 'single events' : values.query)), requestsPerSecond: result.requests.average, p50: result.latency.p50, p90: result.latency.p90, p97: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx })}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

@@ -153,8 +153,9 @@ describe('benchmark scenarios', () => {
     }
   });
 
-  it('writes events with a title of their own', () => {
-    expect(JSON.parse(newEvent(30, 'r1'))).toMatchObject({ title: 'Bench r1 30', status: 'publish' });
+  it('writes events with a title of their own, in the categories asked for', () => {
+    expect(JSON.parse(newEvent(30, 'r1'))).toMatchObject({ title: 'Bench r1 30', status: 'publish', categories: [] });
+    expect(JSON.parse(newEvent(31, 'r1', [18]))).toMatchObject({ title: 'Bench r1 31', status: 'publish', categories: [18] });
   });
 });
 

@@ -166,12 +166,12 @@ export function anyQueriesOfKind(kind: AnyQueryKind, seed: number, count: number
   return paths;
 }
 
-/** A new event for the write part of the mixed scenario. */
-export function newEvent(n: number, run: string): string {
+/** A new event for the write part of the mixed scenario (in `categories`, when given). */
+export function newEvent(n: number, run: string, categories: number[] = []): string {
   const day = 1 + (n % 28);
   const month = 1 + (Math.floor(n / 28) % 12);
   const date = `${new Date().getUTCFullYear() + 1}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  return JSON.stringify({ title: `Bench ${run} ${n}`, start_date: `${date} 19:00`, end_date: `${date} 21:00`, categories: [], status: 'publish' });
+  return JSON.stringify({ title: `Bench ${run} ${n}`, start_date: `${date} 19:00`, end_date: `${date} 21:00`, categories, status: 'publish' });
 }
 
 /**
