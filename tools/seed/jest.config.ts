@@ -1,20 +1,15 @@
 // Jest loads this file before the workspace's path aliases are known, hence the relative import.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { mysqlReachable, mysqlServerUrl } from '../../libs/shared/testing/src/mysql-server';
+import { reachableEngines } from '../../libs/shared/testing/src/mysql-server';
 
 /*
  * The seed's tests: the generated calendar, and the seed run on SQLite and, whenever it is reachable, on MySQL; with
  * REQUIRE_MYSQL=1 an unreachable MySQL fails the run instead of being left out.
  */
-export default async () => {
-  const engines = ['sqlite'];
-  if (await mysqlReachable()) engines.push('mysql');
-  else if (process.env['REQUIRE_MYSQL'] === '1') throw new Error(`REQUIRE_MYSQL=1 but MySQL is not reachable at ${mysqlServerUrl()}`);
-  return {
-    displayName: 'seed',
-    preset: '../../jest.preset.js',
-    rootDir: '.',
-    testMatch: ['<rootDir>/src/**/*.spec.ts'],
-    globals: { TEST_ENGINES: engines },
-  };
-};
+export default async () => ({
+  displayName: 'seed',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  globals: { TEST_ENGINES: await reachableEngines() },
+});

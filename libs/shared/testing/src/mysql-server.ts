@@ -17,3 +17,13 @@ export async function mysqlReachable(url = mysqlServerUrl()): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * The engines a project's database tests run on: SQLite, and MySQL whenever it is reachable; with REQUIRE_MYSQL=1 an
+ * unreachable MySQL fails the run instead of being left out.
+ */
+export async function reachableEngines(): Promise<string[]> {
+  if (await mysqlReachable()) return ['sqlite', 'mysql'];
+  if (process.env['REQUIRE_MYSQL'] === '1') throw new Error(`REQUIRE_MYSQL=1 but MySQL is not reachable at ${mysqlServerUrl()}`);
+  return ['sqlite'];
+}
