@@ -196,12 +196,16 @@ function headsOfRecords(found: Map<EventEntity, Record<string, unknown>>): { hea
   return { heads, links: linksOf(rows) };
 }
 
+/** The ids of a list kept on an event's row (`venue_ids`, `term_ids`, `counted_term_ids`, ...): comma-separated, NULL for none. */
+function idList(value: unknown): number[] {
+  return value === null || value === undefined || String(value) === '' ? [] : String(value).split(',').map(Number);
+}
+
 function linksOf(extras: Map<number, Record<string, unknown>>): EventLinks {
   const links: EventLinks = { venues: new Map(), organizers: new Map(), terms: new Map() };
-  const ids = (value: unknown) => (value === null || value === undefined || String(value) === '' ? [] : String(value).split(',').map(Number));
   for (const [eventId, values] of extras) {
     for (const kind of ['venues', 'organizers', 'terms'] as const) {
-      const list = ids(values[kind]);
+      const list = idList(values[kind]);
       if (list.length > 0) links[kind].set(eventId, list);
     }
   }
@@ -815,7 +819,6 @@ export class EventRepository {
    */
   async moveCountedTerms(manager: EntityManager, ids: readonly number[]): Promise<Map<number, number>> {
     const deltas = new Map<number, number>();
-    const list = (value: unknown) => (value === null || value === undefined || String(value) === '' ? [] : String(value).split(',').map(Number));
     const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
     for (let at = 0; at < ids.length; at += 500) {
       const batch = ids.slice(at, at + 500);
@@ -825,8 +828,8 @@ export class EventRepository {
       );
       const changed: [number, string | null][] = [];
       for (const row of rows) {
-        const before = list(row.counted_term_ids);
-        const now = row.status === 'publish' ? list(row.term_ids) : [];
+        const before = idList(row.counted_term_ids);
+        const now = row.status === 'publish' ? idList(row.term_ids) : [];
         if (before.length === now.length && before.every((id) => now.includes(id))) continue;
         for (const id of before) deltas.set(id, (deltas.get(id) ?? 0) - 1);
         for (const id of now) deltas.set(id, (deltas.get(id) ?? 0) + 1);
@@ -848,7 +851,7 @@ export class EventRepository {
     for (let at = 0; at < ids.length; at += 500) {
       const batch = ids.slice(at, at + 500);
       const rows: { counted_term_ids: string | null }[] = await manager.query(`SELECT counted_term_ids FROM events WHERE id IN (${batch.map(() => '?').join(', ')}) AND counted_term_ids IS NOT NULL`, batch);
-      for (const row of rows) terms.push(...String(row.counted_term_ids).split(',').map(Number));
+      for (const row of rows) terms.push(...idList(row.counted_term_ids));
     }
     return terms;
   }
