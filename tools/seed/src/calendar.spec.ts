@@ -1,4 +1,5 @@
-import { eventBatch, movedTo, sizesFor, termRows } from './calendar';
+import { DateTime } from 'luxon';
+import { eventBatch, movedTo, sizesFor, termRows, venueCity, venueRows } from './calendar';
 import { Random } from '@calendar/shared/testing';
 
 const context = { authorIds: [1, 2], venueIds: [1, 20] as [number, number], organizerIds: [1, 10] as [number, number], categoryIds: [1, 2, 3], tagIds: [4, 5, 6] };
@@ -24,6 +25,22 @@ describe('the seeded calendar', () => {
     expect(batch.events.some((event) => event.password_hash !== null)).toBe(true);
     expect(batch.venues.length).toBeGreaterThan(1500);
     expect(batch.terms.every((row) => [1, 2, 3, 4, 5, 6].includes(row.term_id as number))).toBe(true);
+  });
+
+  it('puts an event at a venue in the time zone of the venue\'s city, starting between 8:00 and 21:00 there', () => {
+    const { venues } = venueRows(new Random(5), 1, 20, 1);
+    const zoneOfVenue = new Map(venues.map((venue) => [venue.id as number, venueCity(venue.id as number)[2]]));
+    expect(new Set(venues.map((venue) => venue.city)).size).toBe(8);
+    expect(venues.every((venue) => venue.city === venueCity(venue.id as number)[0])).toBe(true);
+    const batch = eventBatch(new Random(1), 1, 0, 2000, context);
+    const heads = batch.events.filter((event) => event.series_id === null);
+    const atVenues = batch.venues.filter((link) => heads.some((event) => event.id === link.event_id));
+    expect(atVenues.length).toBeGreaterThan(1500);
+    const mismatched = atVenues.filter((link) => batch.events.find((event) => event.id === link.event_id)?.timezone !== zoneOfVenue.get(link.venue_id as number));
+    expect(mismatched).toEqual([]);
+    const hours = new Set(heads.map((event) => DateTime.fromSQL(event.start_utc as string, { zone: 'UTC' }).setZone(event.timezone as string).hour));
+    expect(Math.min(...hours)).toBe(8);
+    expect(Math.max(...hours)).toBe(21);
   });
 
   it('moves a batch to other ids with its texts, links and series references, and keeps its content', () => {

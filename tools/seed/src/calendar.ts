@@ -87,7 +87,7 @@ export function venueRows(random: Random, startId: number, count: number, author
   const translations: Row[] = [];
   for (let i = 0; i < count; i++) {
     const id = startId + i;
-    const [city, country, , lat, lng] = random.pick(CITIES);
+    const [city, country, , lat, lng] = venueCity(id);
     const located = random.chance(0.6);
     venues.push({
       ...record(random, id, authorId),
@@ -109,6 +109,11 @@ export function venueRows(random: Random, startId: number, count: number, author
     translations.push({ venue_id: id, lang: 'en', name, slug: slugFromText(name), description: null });
   }
   return { venues, translations };
+}
+
+/** The city of a venue: the same for its id on every run, so that an event at the venue takes its city's time zone. */
+export function venueCity(id: number): (typeof CITIES)[number] {
+  return CITIES[id % CITIES.length];
 }
 
 export function organizerRows(random: Random, startId: number, count: number, authorId: number): { organizers: Row[]; translations: Row[] } {
@@ -189,8 +194,10 @@ export function eventBatch(random: Random, startId: number, from: number, to: nu
   const batch: EventBatch = { events: [], translations: [], venues: [], organizers: [], terms: [] };
   for (let n = from; n < to; n++) {
     const id = startId + n;
-    const [, , zone] = random.pick(CITIES);
-    const startMs = NOW + (random.int(-3 * 365, 3 * 365) * 24 + random.int(8, 21)) * 3_600_000;
+    // An event at a venue is in its city's time zone, and starts between 8:00 and 21:00 there.
+    const venueId = random.chance(0.85) ? random.int(...context.venueIds) : null;
+    const [, , zone] = venueId === null ? random.pick(CITIES) : venueCity(venueId);
+    const startMs = DateTime.fromMillis(NOW, { zone }).plus({ days: random.int(-3 * 365, 3 * 365) }).set({ hour: random.int(8, 21), minute: 0, second: 0, millisecond: 0 }).toMillis();
     const allDay = random.chance(0.05);
     const endMs = startMs + (allDay ? random.int(0, 2) * 86_400_000 : random.int(1, 4) * 3_600_000);
     const adjective = random.pick(ADJECTIVES);
@@ -231,7 +238,7 @@ export function eventBatch(random: Random, startId: number, from: number, to: nu
     const venues: Row[] = [];
     const organizers: Row[] = [];
     const terms: Row[] = [];
-    if (random.chance(0.85)) venues.push({ event_id: id, venue_id: random.int(...context.venueIds), position: 0 });
+    if (venueId !== null) venues.push({ event_id: id, venue_id: venueId, position: 0 });
     const first = random.int(...context.organizerIds);
     organizers.push({ event_id: id, organizer_id: first, position: 0 });
     if (random.chance(0.3) && first < context.organizerIds[1]) organizers.push({ event_id: id, organizer_id: first + 1, position: 1 });
