@@ -104,6 +104,13 @@ export class TermRepository {
     return this.loader.load(ids, manager);
   }
 
+  /** The counts of published events of terms, by id (a term that is gone is left out). */
+  async countsOf(ids: number[]): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: number; event_count: number }[] = await this.terms.query(`SELECT id, event_count FROM terms WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    return new Map(rows.map((row) => [Number(row.id), Number(row.event_count)]));
+  }
+
   async findOne(taxonomy: Taxonomy, id: number, manager?: EntityManager): Promise<TermEntity | null> {
     const repository = manager ? manager.getRepository(TermEntity) : this.terms;
     return repository.findOne({ where: { id, taxonomy }, relations: { translations: true } });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { cleanExplicitSlug, firstFreeSlug, I18nService, RequestContext, slugFromText } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
 import { ChangeLog, ConditionalWrites, filterDigest, FragmentCache, RecordGuard, SyncSource, TransactionRunner, WriteEffects } from '@calendar/shared/database';
-import { ApiException, assertPageExists, isUniqueViolation, JsonText, LinkBuilder, ListResult, refuseNonSyncParams, syncBody, SyncQueryDto, VersionsHolder, WritePrecondition } from '@calendar/shared/http';
+import { ApiException, assertPageExists, isUniqueViolation, JsonTemplate, JsonText, LinkBuilder, ListResult, refuseNonSyncParams, syncBody, SyncQueryDto, VersionsHolder, WritePrecondition } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { ListTermsQuery } from './dto/list-terms.dto';
 import { mapTerm, TermResponse } from './dto/term.mapper';
@@ -264,19 +264,30 @@ export class TermService {
   }
 
   /**
-   * Terms rendered for embedding, once per data version and language (FragmentCache), kept as their JSON text and
-   * taxonomy (`tribe_events_cat` or `post_tag`, which the event member they go in depends on).
+   * Terms rendered for embedding, once per version of the terms and language (FragmentCache), kept as their JSON
+   * text with the count open, and their taxonomy (`tribe_events_cat` or `post_tag`, which the event member they go
+   * in depends on). The counts move with writes of events, not of terms: they are kept apart, per write (one
+   * statement reads those of a page's terms after a write), and filled in, so that a write of an event renders no
+   * term again.
    */
   async presentByIds(ids: number[], context: RequestContext): Promise<Map<number, EmbeddedTerm>> {
-    return this.fragments.many('terms', context.language, ids, context, async (missing) => {
+    const kept = await this.fragments.many('terms', context.language, ids, context, async (missing) => {
       const terms = await this.repository.findByIds(missing);
       return new Map(
         terms.map((term) => {
           const response = this.present(term, context);
-          return [term.id, { taxonomy: response.taxonomy, json: new JsonText<TermResponse>(JSON.stringify(response)) }];
+          return [term.id, { taxonomy: response.taxonomy, template: JsonTemplate.of<'count'>(response, ['count']) }];
         }),
       );
     });
+    const counts = await this.fragments.many('term counts', '', [...kept.keys()], context, (missing) => this.repository.countsOf(missing));
+    const embedded = new Map<number, EmbeddedTerm>();
+    for (const [id, { taxonomy, template }] of kept) {
+      const count = counts.get(id);
+      // A term deleted since its rendering was kept has no count: it is gone.
+      if (count !== undefined) embedded.set(id, { taxonomy, json: new JsonText<TermResponse>(template.fill({ count: String(count) })) });
+    }
+    return embedded;
   }
 
   private async require(taxonomy: Taxonomy, id: number): Promise<TermEntity> {

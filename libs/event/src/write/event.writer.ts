@@ -73,7 +73,8 @@ export class EventWriter implements OnModuleInit {
     coordinator.register('longest event span', async (manager, effects) => {
       if (effects.longestSpan > 0) await this.events.widenSpan(manager, effects.longestSpan);
     });
-    // Counts are of published events, and term answers carry them (their version moves on with the write). When a
+    // Counts are of published events, and term answers carry them (the global version moves on with the write; the
+    // terms' own version does not, so their kept renderings stay and take the new counts, SPEC §10.2). When a
     // write may have moved some (`recount`), each event it changed or touched takes back what it counted for and adds
     // what it counts for now (`counted_term_ids`, after the link lists above), and what events removed for good
     // counted for is taken back (`uncount`): what is read follows the events written, not the terms' other events.
@@ -86,7 +87,6 @@ export class EventWriter implements OnModuleInit {
       for (const id of effects.countedAgain) deltas.delete(id);
       const moving = [...deltas].filter(([, delta]) => delta !== 0).map(([id]) => id);
       if (moving.length === 0 && effects.countedAgain.size === 0) return;
-      effects.movePart('terms');
       const again = [...effects.countedAgain];
       await this.termRepository.lockForCount(manager, [...moving, ...again]);
       // A term whose count moved shows differently, and so do the events that embed it (SPEC §16.2).

@@ -11,6 +11,19 @@ export const DATA_PARTS = ['venues', 'organizers', 'terms'] as const;
 export type DataPart = (typeof DATA_PARTS)[number];
 
 /**
+ * What values are kept under: a part's version, or, for `term counts`, the global one. Terms' counts of published
+ * events move with writes of events, and are kept apart from the terms' renderings (which only term writes make
+ * stale), so that a write of an event renders no embedded term again: the counts of a page's terms are read anew,
+ * in one statement, after any write.
+ */
+export type KeptPart = DataPart | 'term counts';
+
+/** The version values of a kept part are kept under, from the data versions a read saw. */
+export function keptVersion(versions: DataVersions, part: KeptPart): number {
+  return part === 'term counts' ? versions.global : (versions.parts[part] ?? versions.global);
+}
+
+/**
  * The data versions as one read saw them. Every write transaction moves one of several counters on (a slot, see
  * `version_slots`), so that concurrent writes do not all wait on one row; the versions are their sums.
  */

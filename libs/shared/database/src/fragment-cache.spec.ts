@@ -45,6 +45,31 @@ describe('FragmentCache', () => {
     expect(rendered).toEqual([[2, 1, 404], [3], [1], [1], [1], [7], [7]]);
   });
 
+  it('keeps term counts per write (the global version), apart from the terms, which only their own writes make stale', async () => {
+    class WithTerms extends Versions {
+      terms = 1;
+      override async read(): Promise<DataVersions> {
+        return { ...(await super.read()), parts: { venues: this.venues, terms: this.terms } };
+      }
+    }
+    const versions = new WithTerms();
+    const cache = new FragmentCache(versions, 100);
+    const read: string[] = [];
+    const terms = async (missing: number[]) => (read.push(`terms ${missing}`), new Map(missing.map((id) => [id, `term ${id}`])));
+    const counts = async (missing: number[]) => (read.push(`counts ${missing}`), new Map(missing.map((id) => [id, versions.version])));
+    const page = async () => [...(await cache.many('terms', 'en', [4, 5], request(), terms))].concat([...(await cache.many('term counts', '', [4, 5], request(), counts))].map(([id, count]) => [id, `count ${count}`]));
+    expect(await page()).toEqual([[4, 'term 4'], [5, 'term 5'], [4, 'count 1'], [5, 'count 1']]);
+    // A write of an event moves the global version: the counts are read again, the terms stay.
+    versions.version = 2;
+    expect(await page()).toEqual([[4, 'term 4'], [5, 'term 5'], [4, 'count 2'], [5, 'count 2']]);
+    await page();
+    // A write of a term moves both.
+    versions.version = 3;
+    versions.terms = 2;
+    await page();
+    expect(read).toEqual(['terms 4,5', 'counts 4,5', 'counts 4,5', 'terms 4,5', 'counts 4,5']);
+  });
+
   it('reads the data version once per request and keeps at most its capacity', async () => {
     const versions = new Versions();
     const cache = new FragmentCache(versions, 2);

@@ -1,7 +1,7 @@
 import { BoundedMap, CacheRegistry, entryKey } from '@calendar/shared/cache';
 import type { ReadScope } from '@calendar/shared/http';
 import type { VersionsHolder } from '@calendar/shared/http';
-import { DataPart, dataVersionsFor, DataVersionSource } from './data-version';
+import { dataVersionsFor, DataVersionSource, KeptPart, keptVersion } from './data-version';
 
 /**
  * Responses of records embedded in other answers (the venues, organizers and terms of events), kept per version
@@ -33,12 +33,12 @@ export class FragmentCache {
    * The values of `ids` of a part in one language: kept ones of the part's current version, the others from
    * `compute`.
    */
-  async many<T>(part: DataPart, language: string, ids: number[], scope: Pick<ReadScope, 'origin' | 'versions'>, compute: (missing: number[]) => Promise<Map<number, T>>): Promise<Map<number, T>> {
+  async many<T>(part: KeptPart, language: string, ids: number[], scope: Pick<ReadScope, 'origin' | 'versions'>, compute: (missing: number[]) => Promise<Map<number, T>>): Promise<Map<number, T>> {
     const unique = [...new Set(ids)];
     if (this.capacity === 0 || unique.length === 0) return compute(unique);
     // Read before loading: what is loaded is then at least as new as the version it is kept under.
     const versions = await dataVersionsFor(scope.versions, this.versions);
-    const version = versions.parts[part] ?? versions.global;
+    const version = keptVersion(versions, part);
     const keyOf = this.keysOf(entryKey(part, language, scope.origin, ''));
     const current = (kept: { version: number }) => kept.version === version;
     const found = new Map<number, T>();
@@ -58,10 +58,10 @@ export class FragmentCache {
   }
 
   /** One value derived from a part alone (whatever the language and origin), kept per version of the part. */
-  async value<T>(part: DataPart, key: string, read: VersionsHolder, compute: () => Promise<T>): Promise<T> {
+  async value<T>(part: KeptPart, key: string, read: VersionsHolder, compute: () => Promise<T>): Promise<T> {
     if (this.capacity === 0) return compute();
     const versions = await dataVersionsFor(read, this.versions);
-    const version = versions.parts[part] ?? versions.global;
+    const version = keptVersion(versions, part);
     const valueKey = entryKey(part, '', key);
     const entry = this.entries.get(valueKey, (kept) => kept.version === version);
     if (entry) return entry.value as T;
