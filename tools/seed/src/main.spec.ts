@@ -34,8 +34,9 @@ describe('npm run seed', () => {
         { kind: 'organizer', n: 10 },
         { kind: 'venue', n: 20 },
       ]);
-      // Two writes of the one write path: the places and terms, then the events (one batch), which recounts terms.
-      expect(db.prepare('SELECT SUM(writes) AS writes, SUM(venues) AS venues, SUM(organizers) AS organizers, SUM(terms) AS terms FROM version_slots').get()).toEqual({ writes: 2, venues: 1, organizers: 1, terms: 2 });
+      // Two writes of the one write path: the places and terms, then the events (one batch), which moves the terms'
+      // counts but not the terms' own version (counts are kept per write, apart from the terms' renderings).
+      expect(db.prepare('SELECT SUM(writes) AS writes, SUM(venues) AS venues, SUM(organizers) AS organizers, SUM(terms) AS terms FROM version_slots').get()).toEqual({ writes: 2, venues: 1, organizers: 1, terms: 1 });
       const counted = db.prepare("SELECT COUNT(*) AS n FROM event_terms et JOIN events e ON e.id = et.event_id WHERE e.status = 'publish'").get();
       expect(db.prepare('SELECT SUM(event_count) AS n FROM terms').get()).toEqual(counted);
       // The events batch only added events: the write log names each, as after creates through the API.
