@@ -104,10 +104,10 @@ export class TermRepository {
     return this.loader.load(ids, manager);
   }
 
-  /** The counts of published events of terms, by id (a term that is gone is left out). */
-  async countsOf(ids: number[]): Promise<Map<number, number>> {
+  /** The counts of published events of terms, by id (a term that is gone is left out); inside a write with `manager`. */
+  async countsOf(ids: number[], manager: EntityManager = this.terms.manager): Promise<Map<number, number>> {
     if (ids.length === 0) return new Map();
-    const rows: { id: number; event_count: number }[] = await this.terms.query(`SELECT id, event_count FROM terms WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const rows: { id: number; event_count: number }[] = await manager.query(`SELECT id, event_count FROM terms WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
     return new Map(rows.map((row) => [Number(row.id), Number(row.event_count)]));
   }
 
@@ -241,9 +241,7 @@ export class TermRepository {
   /** Sets the published-event counts of terms, computed by the owner of the event links; answers the terms whose count moved. */
   async setCounts(manager: EntityManager, counts: Map<number, number>): Promise<number[]> {
     if (counts.size === 0) return [];
-    const ids = [...counts.keys()];
-    const rows: { id: number; event_count: number }[] = await manager.query(`SELECT id, event_count FROM terms WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
-    const moved = rows.filter((row) => Number(row.event_count) !== counts.get(Number(row.id))).map((row) => Number(row.id));
+    const moved = [...(await this.countsOf([...counts.keys()], manager))].filter(([id, count]) => count !== counts.get(id)).map(([id]) => id);
     for (const id of moved) await manager.getRepository(TermEntity).update({ id }, { eventCount: counts.get(id) as number });
     return moved;
   }
