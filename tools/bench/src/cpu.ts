@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBuiltService, WORKSPACE_ROOT } from '@calendar/shared/testing';
 import autocannon from 'autocannon';
+import { machineCpu, machineSpent } from './machine-cpu';
 import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData, AnyQueryKind } from './scenarios';
 
 /*
@@ -18,7 +19,9 @@ import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData
  * load generator, and moves much less than req/s when the machine is shared. When DATABASE_URL names a server on
  * this machine (a MySQL or MariaDB host of 127.0.0.1 or localhost), the database server's CPU time over the same
  * requests is read the same way (`dbCpuMsPerRequest`; anything else it serves at that time is counted too). The
- * builds must lie inside the workspace (they require the packages of its node_modules).
+ * whole machine's busy CPU time over the same requests, every core summed (`machineCpuMsPerRequest`: the service,
+ * the database, the load generator, the kernel), and the share of the cores' time left idle (`machineIdleShare`) are
+ * read from /proc/stat. The builds must lie inside the workspace (they require the packages of its node_modules).
  */
 
 const USAGE = 'npm run bench:cpu -- --bundle <main.js> [--bundle <main.js>] (--path <path with {month} or {n}> | --any [--seed N] [--kind K]) [--requests N] [--warmup N] [--rounds N] [--connections N]';
@@ -114,13 +117,15 @@ async function main(argv: string[]): Promise<void> {
         await drive(service.base, 'template' in asked ? asked : { ...asked, seed: asked.seed + 1 }, `w${round}`, warmup, connections);
         const before = cpuMs(pid);
         const databaseBefore = database === undefined ? 0 : cpuMs(database);
+        const machineBefore = machineCpu();
         const { requestsPerSecond, non2xx, pastLastPage } = await drive(service.base, asked, `m${round}`, requests, connections);
         const perRequest = (cpuMs(pid) - before) / requests;
         const databasePerRequest = database === undefined ? undefined : (cpuMs(database) - databaseBefore) / requests;
+        const machine = machineSpent(machineBefore, machineCpu(), requests);
         if (non2xx > 0) throw new Error(`${bundle}: ${non2xx} answers were not 2xx`);
         results.get(bundle)?.push(perRequest);
         if (databasePerRequest !== undefined) databaseResults.get(bundle)?.push(databasePerRequest);
-        process.stdout.write(`${JSON.stringify({ round, bundle, cpuMsPerRequest: Number(perRequest.toFixed(3)), ...(databasePerRequest === undefined ? {} : { dbCpuMsPerRequest: Number(databasePerRequest.toFixed(3)) }), requestsPerSecond: Math.round(requestsPerSecond), ...(values.any ? { seed, ...(kind ? { kind } : {}), pastLastPage } : {}) })}\n`);
+        process.stdout.write(`${JSON.stringify({ round, bundle, cpuMsPerRequest: Number(perRequest.toFixed(3)), ...(databasePerRequest === undefined ? {} : { dbCpuMsPerRequest: Number(databasePerRequest.toFixed(3)) }), ...machine, requestsPerSecond: Math.round(requestsPerSecond), ...(values.any ? { seed, ...(kind ? { kind } : {}), pastLastPage } : {}) })}\n`);
       } finally {
         await service.stop();
       }
