@@ -1,4 +1,4 @@
-import { IN_LIST_DIVE_LIMIT } from '@calendar/shared/database';
+import { geoCellSql, IN_LIST_DIVE_LIMIT } from '@calendar/shared/database';
 import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
 const API = '/wp-json/calendar/events/v1';
@@ -11,8 +11,8 @@ interface Shown {
 }
 
 /**
- * The ids an event links to are kept on its row as well as in the link tables (what answers read), and each venue,
- * category and tag link carries its event's start. Every kind of write that changes links or starts keeps them alike: creates,
+ * The ids an event links to are kept on its row as well as in the link tables (what answers read), each venue,
+ * category and tag link carries its event's start, and each venue link the cell of its venue's coordinates. Every kind of write that changes links or starts keeps them alike: creates,
  * updates, events moved, series written and written again, terms deleted for good, events trashed and restored.
  */
 describe('link lists kept on events', () => {
@@ -53,9 +53,15 @@ describe('link lists kept on events', () => {
        UNION ALL SELECT 'term' AS kind, l.event_id, l.term_id AS target, l.start_utc AS kept, e.start_utc AS event FROM event_terms l INNER JOIN events e ON e.id = l.event_id
        ORDER BY kind, event_id, target`,
     );
+    // Each venue link carries the cell of its venue's coordinates (NULL without them): lists within a radius read the
+    // links by it.
+    const cells: Record<string, unknown>[] = await t.dataSource.query(
+      `SELECT l.event_id, l.venue_id, l.geo_cell AS kept, ${geoCellSql('v')} AS venue FROM event_venues l INNER JOIN venues v ON v.id = l.venue_id ORDER BY l.event_id, l.venue_id`,
+    );
+    const cell = (value: unknown) => (value === null || value === undefined ? null : Number(value));
     return {
-      kept: { lists: kept, starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['kept']]) },
-      expected: { lists: expected, starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['event']]) },
+      kept: { lists: kept, starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['kept']]), cells: cells.map((row) => [row['event_id'], row['venue_id'], cell(row['kept'])]) },
+      expected: { lists: expected, starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['event']]), cells: cells.map((row) => [row['event_id'], row['venue_id'], cell(row['venue'])]) },
     };
   };
 
@@ -121,6 +127,17 @@ describe('link lists kept on events', () => {
       { month: '05', ids: [], total: 0 },
       { month: '06', ids: [concert.id], total: 1 },
     ]);
+
+    // The venue moves out of the radius (to Lyon) and back: its links take each new cell, and the list follows.
+    await send('POST', `venues/${hall.id}`, { geo_lat: 45.764, geo_lng: 4.8357 });
+    await expectAlike('venue moved away');
+    expect([await near('06'), await inMonth('06', 'geoloc_lat=45.76&geoloc_lng=4.84&geoloc_radius=10')]).toEqual([
+      { month: '06', ids: [], total: 0 },
+      { month: '06', ids: [concert.id], total: 1 },
+    ]);
+    await send('POST', `venues/${hall.id}`, { geo_lat: 48.8566, geo_lng: 2.3522 });
+    await expectAlike('venue moved back');
+    expect(await near('06')).toEqual({ month: '06', ids: [concert.id], total: 1 });
 
     // Soon: a series' occurrences are written up to a horizon ahead of today.
     const soon = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);

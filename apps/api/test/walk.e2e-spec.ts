@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DayCounts, EventRepository, LinkRange, NEAR_SET_MAX_VENUES, PageRead } from '@calendar/event';
-import { queryCounter } from '@calendar/shared/database';
+import { linkCellsUpdate, queryCounter } from '@calendar/shared/database';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
@@ -78,6 +78,8 @@ describe('pages of common filters (SPEC §10.1)', () => {
     await insert('search_tokens', 'kind, token, record_id, lang, original, start_utc', rows.tokens);
     await insert('event_terms', 'event_id, term_id, position, start_utc', rows.terms);
     await insert('event_venues', 'event_id, venue_id, position, start_utc', rows.places);
+    // Each venue link's cell of its venue's coordinates, as the write path gives it (lists within a radius read it).
+    await t.dataSource.query(linkCellsUpdate('1 = 1'));
     await insert('event_organizers', 'event_id, organizer_id, position, start_utc', rows.hosts);
     // The test wrote behind the service's back: the service counts every event again, as a start whose counts per day
     // are stale does, and a write through the API moves the data version on.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchSql, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { ChangeRange, DataVersions, insertOnly, parseSlots, partsSubquery, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
+import { ChangeRange, DataVersions, geoCellSql, insertOnly, linkCellsUpdate, parseSlots, partsSubquery, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
@@ -45,11 +45,13 @@ export interface EventListFilter {
   near?: { lat: number; lng: number; radiusKm: number };
   /**
    * The venues within `near`'s radius, when resolved (`venuesNear`, as `EventReader.listQuery` does): the condition
-   * is then a link condition like the venue filter's, on the links of those venues within the window's start bounds
-   * (`ix_event_venues_start`), so that its cost follows the events of the window held there. Without them, each
-   * event's venues are checked against the radius.
+   * is then a link condition like the venue filter's, on the links of those venues within the window's start bounds,
+   * read by the cells the venues lie in (`nearCells`, `ix_event_venues_cell`), so that its cost follows the events of
+   * the window held there. Without them, each event's venues are checked against the radius.
    */
   nearVenues?: number[];
+  /** The cells `nearVenues` lie in (`geoCellSql`), resolved with them. */
+  nearCells?: number[];
   /** Events hidden from listings too (a sync shows every event the caller may read, SPEC §16.2). */
   withHidden?: boolean;
 }
@@ -300,11 +302,21 @@ export class EventRepository {
     return qb;
   }
 
-  /** The venues with coordinates within a radius (great-circle distance), as the list condition `near` reads them. */
-  async venuesNear(near: { lat: number; lng: number; radiusKm: number }): Promise<number[]> {
+  /**
+   * The venues with coordinates within a radius (great-circle distance), as the list condition `near` reads them,
+   * and the cells they lie in (`geoCellSql`, computed here as the links' are), in order.
+   */
+  async venuesNear(near: { lat: number; lng: number; radiusKm: number }): Promise<{ ids: number[]; cells: number[] }> {
     const { sql, params } = nearVenuesCondition(near);
-    const rows = await this.dataSource.createQueryBuilder().select('v.id', 'id').from('venues', 'v').where(`v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND ${sql}`, params).orderBy('v.id').getRawMany<{ id: number }>();
-    return rows.map((row) => Number(row.id));
+    const rows = await this.dataSource
+      .createQueryBuilder()
+      .select('v.id', 'id')
+      .addSelect(geoCellSql('v'), 'cell')
+      .from('venues', 'v')
+      .where(`v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND ${sql}`, params)
+      .orderBy('v.id')
+      .getRawMany<{ id: number; cell: number }>();
+    return { ids: rows.map((row) => Number(row.id)), cells: [...new Set(rows.map((row) => Number(row.cell)))].sort((a, b) => a - b) };
   }
 
   /** What the totals per day read for a list (SPEC §10.2), or null when they do not count it. */
@@ -358,7 +370,7 @@ export class EventRepository {
     const beside = alongside ? this.perDay(alongside) : null;
     const besideSql = beside && Number.isSafeInteger(beside.first) && Number.isSafeInteger(beside.last) && /^[*a-z0-9&]+$/.test(beside.key) ? dayTotalSubquery(beside) : null;
     const withBeside = (row: Record<string, unknown>) => (besideSql ? { ...read(row), alongside: Number(row['alongside']) } : read(row));
-    const searched = this.searchedCount(filter, versions, besideSql);
+    const searched = this.searchedCount(filter, versions, besideSql) ?? this.setDrivenCount(filter, versions, besideSql, (rest, statement) => this.radiusDriven(rest, statement));
     if (searched) {
       const [row] = await this.dataSource.query(searched[0], searched[1]);
       return withBeside(row);
@@ -387,12 +399,48 @@ export class EventRepository {
    * (`wordDriven`); null when the list is not such a one.
    */
   private searchedCount(filter: EventListFilter, versions = false, besideSql: string | null = null): [string, unknown[]] | null {
+    return this.setDrivenCount(filter, versions, besideSql, (rest, statement) => this.wordDriven(rest, statement));
+  }
+
+  /** The statement of a list's total driven from a set (`driven`: `wordDriven` or `radiusDriven`), or null. */
+  private setDrivenCount(
+    filter: EventListFilter,
+    versions: boolean,
+    besideSql: string | null,
+    driven: (filter: EventListFilter, statement: (rest: EventListFilter) => SelectQueryBuilder<EventEntity>) => [string, unknown[]] | null,
+  ): [string, unknown[]] | null {
     const type = this.dataSource.options.type;
-    return this.wordDriven(filter, (rest) => {
+    return driven(filter, (rest) => {
       const counting = this.filtered(rest, false, { besideSet: true }).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
       if (versions) counting.addSelect(partsSubquery(type), 'versions_parts');
       return besideSql ? counting.addSelect(besideSql, 'alongside') : counting;
     });
+  }
+
+  /**
+   * A statement over a list whose only set is a radius's (MySQL and MariaDB), driven from the links of the window in
+   * the cells its venues lie in (`geo_cell`, `ix_event_venues_cell`: a range per cell, each link's venue checked on
+   * the index), each event once, then its row by key, checked against the rest of the filter. Read as a condition
+   * on the events (a range per venue), a radius round a city at a million events made MariaDB read each of its
+   * 1,500 venues' links of every date (an `IN` list of 1,000 values or more becomes a table it joins by venue);
+   * left to choose, it also read every published event from the cells' set. Null when the list has no such radius
+   * (no cells resolved, or a search word, a term, a venue or an organizer beside it).
+   */
+  private radiusDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectQueryBuilder<EventEntity>): [string, unknown[]] | null {
+    if (this.dataSource.options.type !== 'mysql' || !filter.near || !filter.nearVenues || filter.nearVenues.length === 0) return null;
+    if ((filter.search?.length ?? 0) > 0 || (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers) return null;
+    // Whole numbers read from the database, written into the SQL as they are.
+    const ids = filter.nearVenues.filter((id) => Number.isSafeInteger(id));
+    const cells = (filter.nearCells ?? []).filter((cell) => Number.isSafeInteger(cell));
+    if (ids.length === 0 || cells.length === 0) return null;
+    const starts = startBounds(filter);
+    const bounds = [...(starts.from === undefined ? [] : ['gv.start_utc >= ?']), ...(starts.to === undefined ? [] : ['gv.start_utc <= ?'])];
+    const setSql = `SELECT DISTINCT gv.event_id AS id FROM event_venues gv FORCE INDEX (ix_event_venues_cell) WHERE ${[`gv.geo_cell IN (${cells.join(', ')})`, `gv.venue_id IN (${ids.join(', ')})`, ...bounds].join(' AND ')}`;
+    const setParams = [...(starts.from === undefined ? [] : [starts.from]), ...(starts.to === undefined ? [] : [starts.to])];
+    const [sql, params] = statement({ ...filter, near: undefined, nearVenues: undefined, nearCells: undefined }).getQueryAndParameters();
+    const quote = (name: string) => this.dataSource.driver.escape(name);
+    const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')} STRAIGHT_JOIN ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`);
+    return driven === null ? null : [driven, [...setParams, ...params]];
   }
 
   /**
@@ -466,7 +514,8 @@ export class EventRepository {
    */
   private pageStatement(filter: EventListFilter, walk: boolean, offset: number, limit: number): [string, unknown[]] {
     const ordered = (qb: SelectQueryBuilder<EventEntity>) => qb.select('e.id', 'id').addSelect('e.start_utc', 'start_utc').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').offset(offset).limit(limit);
-    const driven = !walk && this.dataSource.options.type === 'mysql' ? this.wordDriven(filter, (rest) => ordered(this.filtered(rest, false, { besideSet: true }))) : null;
+    const fromSet = (rest: EventListFilter) => ordered(this.filtered(rest, false, { besideSet: true }));
+    const driven = !walk && this.dataSource.options.type === 'mysql' ? (this.wordDriven(filter, fromSet) ?? this.radiusDriven(filter, fromSet)) : null;
     if (driven) return driven;
     const [sql, params] = ordered(this.filtered(filter, walk)).getQueryAndParameters();
     // A page of featured or not-featured events walked or narrowed by featured alone: along the featured index.
@@ -793,6 +842,11 @@ export class EventRepository {
       for (const [table, map] of [['event_venues', links.venues], ['event_organizers', links.organizers], ['event_terms', links.terms]] as const) {
         if (map.size > 0) await manager.query(`UPDATE ${table} SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = ${table}.event_id) WHERE event_id IN (${batch.map(() => '?').join(', ')})`, batch);
       }
+      // And the cell of each venue link's venue (`geo_cell`), from the venue's row. Against a write moving the venue
+      // (which gives its links their new cell, VenueService): a link inserted here holds the venue's row (its foreign
+      // key's shared lock) and a link updated here holds the link's row, so one of the two writes waits for the other
+      // and the later one reads what the earlier committed.
+      if (links.venues.size > 0) await manager.query(linkCellsUpdate(`event_id IN (${batch.map(() => '?').join(', ')})`), batch);
     }
   }
 

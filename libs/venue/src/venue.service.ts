@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { ListRecordsQueryDto, SyncRecordsQueryDto, PresentOptions, RecordReader, RecordRepository, RecordResource, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
-import { WriteCondition } from '@calendar/shared/database';
+import { linkCellsUpdate, WriteCondition } from '@calendar/shared/database';
 import { JsonText, ListResult, VersionsHolder, WritePrecondition } from '@calendar/shared/http';
 import { EntityManager } from 'typeorm';
 import { UpdateVenueDto } from './dto/venue.dto';
@@ -26,7 +26,10 @@ export class VenueService implements RecordResource<VenueResponse, UpdateVenueDt
   constructor(private readonly deps: RecordServiceDeps) {
     const repository = new RecordRepository(deps.dataSource, VENUE_KIND, [...VENUE_SEARCH_FIELDS]);
     this.reader = new RecordReader(deps, VENUE_KIND, repository, (record, scope, options) => this.present(record, scope, options));
-    this.writer = new RecordWriter(deps, VENUE_KIND, repository, { applyFields: (record, input, isCreate) => this.applyFields(record, input, isCreate) });
+    this.writer = new RecordWriter(deps, VENUE_KIND, repository, {
+      applyFields: (record, input, isCreate) => this.applyFields(record, input, isCreate),
+      afterWrite: (manager, record, input, _scope, isCreate) => this.afterWrite(manager, record, input, isCreate),
+    });
   }
 
   onModuleInit(): void {
@@ -75,6 +78,15 @@ export class VenueService implements RecordResource<VenueResponse, UpdateVenueDt
   /** The venues an event embeds, as the caller may read them, by id: their kept JSON texts. */
   presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, JsonText<VenueResponse>>> {
     return this.reader.presentByIds(ids, scope);
+  }
+
+  /**
+   * A write that gives a venue coordinates: its events' links take the cell of the coordinates its row now holds
+   * (`geo_cell`, which lists within a radius read), in the write's transaction. A new venue has no links yet.
+   */
+  private async afterWrite(manager: EntityManager, venue: VenueEntity, input: UpdateVenueDto, isCreate: boolean): Promise<void> {
+    if (isCreate || (input.geo_lat === undefined && input.geo_lng === undefined)) return;
+    await manager.query(linkCellsUpdate('venue_id = ?'), [venue.id]);
   }
 
   private applyFields(venue: VenueEntity, input: UpdateVenueDto, isCreate: boolean): void {

@@ -93,6 +93,7 @@ export class EventTranslationEntity extends RecordTranslationEntity {
 /** An event's venues, in the order they were given. */
 @Entity('event_venues')
 @Index('ix_event_venues_start', ['venueId', 'startUtc', 'eventId'])
+@Index('ix_event_venues_cell', ['geoCell', 'startUtc', 'venueId', 'eventId'])
 export class EventVenueEntity {
   @PrimaryColumn({ name: 'event_id', type: 'integer' })
   eventId: number;
@@ -109,6 +110,13 @@ export class EventVenueEntity {
    */
   @Column({ name: 'start_utc', type: 'datetime', nullable: true })
   startUtc: Date | null;
+
+  /**
+   * The cell of the venue's coordinates (`geoCellSql`, migration EventVenueCells1769385600000), written with the
+   * link lists and again when the venue's coordinates change: lists within a radius read the links of a window by it.
+   */
+  @Column({ name: 'geo_cell', type: 'integer', nullable: true })
+  geoCell: number | null;
 }
 
 /** An event's organizers, in the order they were given. */

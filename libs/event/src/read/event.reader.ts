@@ -160,8 +160,13 @@ export class EventReader {
       made.filter.startsAtOrAfterBound = new Date(made.filter.endsAfter.getTime() - longest * 1000);
     }
     const near = made.filter.near;
-    // The venues within the radius, kept per version of the venues: the list then reads their links by start.
-    if (near) made.filter.nearVenues = await this.deps.fragments.value('venues', `near ${near.lat} ${near.lng} ${near.radiusKm}`, scope.versions, () => this.events.venuesNear(near));
+    // The venues within the radius and their cells, kept per version of the venues: the list then reads their links by
+    // cell and start.
+    if (near) {
+      const found = await this.deps.fragments.value('venues', `near ${near.lat} ${near.lng} ${near.radiusKm}`, scope.versions, () => this.events.venuesNear(near));
+      made.filter.nearVenues = found.ids;
+      made.filter.nearCells = found.cells;
+    }
     return made;
   }
 
@@ -194,7 +199,7 @@ export class EventReader {
   private walkWindow(filter: EventListFilter): EventListFilter | null {
     if (this.deps.dataSource.options.type !== 'mysql' || this.deps.config.pageWalkRows === 0) return null;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
-    return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, nearVenues: undefined, geoloc: undefined } : null;
+    return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, nearVenues: undefined, nearCells: undefined, geoloc: undefined } : null;
   }
 
   /**
@@ -259,6 +264,6 @@ const SEARCH_PROBE_ROWS = 10;
 function totalKey(filter: EventListFilter): string {
   const { caller } = filter;
   const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
-  // The venues within a radius follow from it and the data version the totals are kept at.
-  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined, nearVenues: undefined })}`;
+  // The venues within a radius, and their cells, follow from it and the data version the totals are kept at.
+  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined, nearVenues: undefined, nearCells: undefined })}`;
 }

@@ -11,6 +11,7 @@ export * from './translated-loader';
 export * from './migrate';
 export * from './idempotency';
 export * from './galera';
+export * from './geo-cell';
 export * from './count-memo';
 export * from './fragment-cache';
 export * from './clock';

@@ -8,6 +8,7 @@ import { EventVenueStarts1769040000000 } from './migrations/1769040000000-event-
 import { EventTermStarts1769126400000 } from './migrations/1769126400000-event-term-starts';
 import { EventOrganizerStarts1769212800000 } from './migrations/1769212800000-event-organizer-starts';
 import { EventCountedTerms1769299200000 } from './migrations/1769299200000-event-counted-terms';
+import { EventVenueCells1769385600000 } from './migrations/1769385600000-event-venue-cells';
 import { VERSION_SLOTS } from './data-version';
 
 /**
@@ -40,7 +41,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000', 'EventOrganizerStarts1769212800000', 'EventCountedTerms1769299200000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000', 'EventOrganizerStarts1769212800000', 'EventCountedTerms1769299200000', 'EventVenueCells1769385600000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
@@ -180,6 +181,31 @@ describe.each([
         { event_id: 2, target: 2, start_utc: '2031-02-03 04:05:06' },
       ]);
       expect((await dataSource.query(`PRAGMA index_info(ix_${table}_start)`)).map((column: { name: string }) => column.name)).toEqual([target, 'start_utc', 'event_id']);
+    });
+  });
+});
+
+describe('the venue link cells migration', () => {
+  it("writes on each venue link already there the cell of its venue's coordinates, and indexes the links by cell and start", async () => {
+    await beforeMigration(EventVenueCells1769385600000, [1, 2], async (dataSource, at) => {
+      // Paris; just west of Greenwich and south of the equator (cells round down); no coordinates.
+      const places: [number, number | null, number | null][] = [
+        [1, 48.8566, 2.3522],
+        [2, -0.01, -0.01],
+        [3, null, null],
+      ];
+      for (const [id, lat, lng] of places) {
+        await dataSource.query(`INSERT INTO venues (id, author_id, status, original_lang, published_at, created_at, modified_at, geo_lat, geo_lng) VALUES (?, 1, 'publish', 'en', ?, ?, ?, ?, ?)`, [id, at, at, at, lat, lng]);
+      }
+      await dataSource.query('INSERT INTO event_venues (event_id, venue_id, position) VALUES (1, 1, 0), (1, 3, 1), (2, 2, 0)');
+      await new EventVenueCells1769385600000().up(dataSource.createQueryRunner());
+      // Rows of 7,201 cells of 0.05° from the south pole, each from the antimeridian: (977 + 1800) × 7201 + 47 + 3600.
+      expect(await dataSource.query('SELECT event_id, venue_id, geo_cell FROM event_venues ORDER BY event_id, venue_id')).toEqual([
+        { event_id: 1, venue_id: 1, geo_cell: 2777 * 7201 + 3647 },
+        { event_id: 1, venue_id: 3, geo_cell: null },
+        { event_id: 2, venue_id: 2, geo_cell: 1799 * 7201 + 3599 },
+      ]);
+      expect((await dataSource.query('PRAGMA index_info(ix_event_venues_cell)')).map((column: { name: string }) => column.name)).toEqual(['geo_cell', 'start_utc', 'venue_id', 'event_id']);
     });
   });
 });
