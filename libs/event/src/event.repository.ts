@@ -370,9 +370,9 @@ export class EventRepository {
     const beside = alongside ? this.perDay(alongside) : null;
     const besideSql = beside && Number.isSafeInteger(beside.first) && Number.isSafeInteger(beside.last) && /^[*a-z0-9&]+$/.test(beside.key) ? dayTotalSubquery(beside) : null;
     const withBeside = (row: Record<string, unknown>) => (besideSql ? { ...read(row), alongside: Number(row['alongside']) } : read(row));
-    const searched = this.searchedCount(filter, versions, besideSql) ?? this.setDrivenCount(filter, versions, besideSql, (rest, statement) => this.radiusDriven(rest, statement));
-    if (searched) {
-      const [row] = await this.dataSource.query(searched[0], searched[1]);
+    const driven = this.drivenCount(filter, versions, besideSql);
+    if (driven) {
+      const [row] = await this.dataSource.query(driven[0], driven[1]);
       return withBeside(row);
     }
     const counting = this.filtered(filter).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
@@ -395,26 +395,18 @@ export class EventRepository {
   }
 
   /**
-   * The statement of the total of a searched list whose start is bounded, driven from the first word's matches
-   * (`wordDriven`); null when the list is not such a one.
+   * The statement of a list's total driven from a set: a searched list's whose start is bounded from the first word's
+   * matches (`wordDriven`), else a list's whose only set is a radius from its cells' links (`radiusDriven`); null when
+   * the list is neither.
    */
-  private searchedCount(filter: EventListFilter, versions = false, besideSql: string | null = null): [string, unknown[]] | null {
-    return this.setDrivenCount(filter, versions, besideSql, (rest, statement) => this.wordDriven(rest, statement));
-  }
-
-  /** The statement of a list's total driven from a set (`driven`: `wordDriven` or `radiusDriven`), or null. */
-  private setDrivenCount(
-    filter: EventListFilter,
-    versions: boolean,
-    besideSql: string | null,
-    driven: (filter: EventListFilter, statement: (rest: EventListFilter) => SelectQueryBuilder<EventEntity>) => [string, unknown[]] | null,
-  ): [string, unknown[]] | null {
+  private drivenCount(filter: EventListFilter, versions: boolean, besideSql: string | null): [string, unknown[]] | null {
     const type = this.dataSource.options.type;
-    return driven(filter, (rest) => {
-      const counting = this.filtered(rest, false, { besideSet: true }).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
-      if (versions) counting.addSelect(partsSubquery(type), 'versions_parts');
-      return besideSql ? counting.addSelect(besideSql, 'alongside') : counting;
-    });
+    const counting = (rest: EventListFilter) => {
+      const count = this.filtered(rest, false, { besideSet: true }).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
+      if (versions) count.addSelect(partsSubquery(type), 'versions_parts');
+      return besideSql ? count.addSelect(besideSql, 'alongside') : count;
+    };
+    return this.wordDriven(filter, counting) ?? this.radiusDriven(filter, counting);
   }
 
   /**
@@ -433,13 +425,23 @@ export class EventRepository {
     const ids = filter.nearVenues.filter((id) => Number.isSafeInteger(id));
     const cells = (filter.nearCells ?? []).filter((cell) => Number.isSafeInteger(cell));
     if (ids.length === 0 || cells.length === 0) return null;
-    const starts = startBounds(filter);
-    const bounds = [...(starts.from === undefined ? [] : ['gv.start_utc >= ?']), ...(starts.to === undefined ? [] : ['gv.start_utc <= ?'])];
-    const setSql = `SELECT DISTINCT gv.event_id AS id FROM event_venues gv FORCE INDEX (ix_event_venues_cell) WHERE ${[`gv.geo_cell IN (${cells.join(', ')})`, `gv.venue_id IN (${ids.join(', ')})`, ...bounds].join(' AND ')}`;
-    const setParams = [...(starts.from === undefined ? [] : [starts.from]), ...(starts.to === undefined ? [] : [starts.to])];
-    const [sql, params] = statement({ ...filter, near: undefined, nearVenues: undefined, nearCells: undefined }).getQueryAndParameters();
+    const { from, to } = startBounds(filter);
+    const bounds = ([['gv.start_utc >= ?', from], ['gv.start_utc <= ?', to]] as const).filter(([, value]) => value !== undefined);
+    const setSql = `SELECT DISTINCT gv.event_id AS id FROM event_venues gv FORCE INDEX (ix_event_venues_cell) WHERE ${[`gv.geo_cell IN (${cells.join(', ')})`, `gv.venue_id IN (${ids.join(', ')})`, ...bounds.map(([sql]) => sql)].join(' AND ')}`;
+    return this.fromSet(setSql, bounds.map(([, value]) => value), statement({ ...filter, near: undefined, nearVenues: undefined, nearCells: undefined }));
+  }
+
+  /**
+   * A statement over the events (`filtered`) with its source replaced by a set of event ids (`setSql`, a column `id`)
+   * joined to the events by key, in that order (`STRAIGHT_JOIN`; on SQLite a `CROSS JOIN`, which its planner never
+   * reorders); null when its source is not the events table alone. The statement's only parameters before its FROM
+   * are the set's, placed there (its select list holds none).
+   */
+  private fromSet(setSql: string, setParams: unknown[], statement: SelectQueryBuilder<EventEntity>): [string, unknown[]] | null {
+    const [sql, params] = statement.getQueryAndParameters();
     const quote = (name: string) => this.dataSource.driver.escape(name);
-    const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')} STRAIGHT_JOIN ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`);
+    const join = this.dataSource.options.type === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
+    const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')} ${join} ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`);
     return driven === null ? null : [driven, [...setParams, ...params]];
   }
 
@@ -457,16 +459,10 @@ export class EventRepository {
   private wordDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectQueryBuilder<EventEntity>): [string, unknown[]] | null {
     const starts = startBounds(filter);
     if (!filter.search?.length || (starts.from === undefined && starts.to === undefined)) return null;
-    const type = this.dataSource.options.type;
     const [first, ...rest] = filter.search;
     const [set] = searchConditions([first], { ...this.searchSql(filter), asSet: true });
     const [setSql, setParams] = this.dataSource.driver.escapeQueryWithParameters(set.sql, set.params, {});
-    const [sql, params] = statement({ ...filter, search: rest.length > 0 ? rest : undefined }).getQueryAndParameters();
-    // The statement's only parameters before its FROM are the set's, placed there (its select list holds none).
-    const quote = (name: string) => this.dataSource.driver.escape(name);
-    const join = type === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
-    const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')} ${join} ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`);
-    return driven === null ? null : [driven, [...setParams, ...params]];
+    return this.fromSet(setSql, setParams, statement({ ...filter, search: rest.length > 0 ? rest : undefined }));
   }
 
   /**
