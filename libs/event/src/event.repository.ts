@@ -83,6 +83,31 @@ export interface EventLinks {
   terms: Map<number, number[]>;
 }
 
+/** One event's venues, organizers and terms, each in its links' order. */
+export interface LinkLists {
+  venues: readonly number[];
+  organizers: readonly number[];
+  terms: readonly number[];
+}
+
+/** What an event's search rows are made of: its original language, its start and its texts in every language. */
+export interface SearchedEvent {
+  original: string;
+  start: Date;
+  texts: { lang: string; name: string | null; description: string | null; excerpt: string | null }[];
+}
+
+/**
+ * What the writer of an event it created knows of it at the end of the write (`WriteEffects.know`): what the
+ * appliers of the write's effects would otherwise read back — its links, its search texts, its row as the totals per
+ * day count it.
+ */
+export interface CreatedEvent {
+  links: LinkLists;
+  search: SearchedEvent;
+  tallied: TalliedEvent;
+}
+
 const EARTH_RADIUS_KM = 6371;
 /**
  * The most venues a radius's set of events is read for beside another set condition of the list (`filtered`); with
@@ -617,8 +642,14 @@ export class EventRepository {
    * (`refreshLinkLists`) has made equal to its link rows for every event the write changed or touched. With
    * `linkRows` (counting every event again, when what was counted is not known to be right), from the link rows.
    */
-  async tallied(manager: EntityManager, ids: readonly number[], { linkRows = false }: { linkRows?: boolean } = {}): Promise<Map<number, TalliedEvent>> {
+  async tallied(manager: EntityManager, allIds: readonly number[], { linkRows = false, known }: { linkRows?: boolean; known?: (id: number) => TalliedEvent | undefined } = {}): Promise<Map<number, TalliedEvent>> {
     const found = new Map<number, TalliedEvent>();
+    const ids: number[] = [];
+    for (const id of allIds) {
+      const event = known?.(id);
+      if (event) found.set(id, event);
+      else ids.push(id);
+    }
     if (ids.length === 0) return found;
     const rows: Record<string, unknown>[] = await manager.query(
       `SELECT r.id, r.status, r.hide_from_listings, r.featured, ${this.seconds('r.start_utc')} AS start_s, ${this.seconds('r.end_utc')} AS end_s, ${LINK_COLUMNS} FROM events r WHERE r.id IN (${ids.map(() => '?').join(', ')})`,
@@ -815,13 +846,25 @@ export class EventRepository {
    * Writes the link lists kept on the rows of events `ids` (those that exist) from their link rows, and the start
    * their venue, organizer, category and tag links carry from their rows: applied with every write's effects, for the events
    * it changed or touched, after its statements. `fresh`: events the write created, whose rows were inserted without
-   * lists (NULL, none): those the write gave no link need no update.
+   * lists (NULL, none): those the write gave no link need no update. `known`: the links the writer of a fresh event
+   * gave it, taken instead of its link rows.
    */
-  async refreshLinkLists(manager: EntityManager, ids: number[], fresh: ReadonlySet<number> = new Set()): Promise<void> {
+  async refreshLinkLists(manager: EntityManager, ids: number[], fresh: ReadonlySet<number> = new Set(), known?: (id: number) => LinkLists | undefined): Promise<void> {
     // 500 events a statement: four values each, within SQLite's 32,766.
     for (let at = 0; at < ids.length; at += 500) {
       const batch = ids.slice(at, at + 500);
-      const links = await this.links(batch, manager);
+      // The links of an event this write created, as its writer gave them, are not read back.
+      const given = new Map<number, LinkLists>();
+      for (const id of batch) {
+        const lists = fresh.has(id) ? known?.(id) : undefined;
+        if (lists) given.set(id, lists);
+      }
+      const links = await this.links(batch.filter((id) => !given.has(id)), manager);
+      for (const [id, lists] of given) {
+        if (lists.venues.length > 0) links.venues.set(id, [...lists.venues]);
+        if (lists.organizers.length > 0) links.organizers.set(id, [...lists.organizers]);
+        if (lists.terms.length > 0) links.terms.set(id, [...lists.terms]);
+      }
       const changed = batch.filter((id) => !fresh.has(id) || links.venues.has(id) || links.organizers.has(id) || links.terms.has(id));
       const list = `CASE id ${changed.map(() => 'WHEN ? THEN ?').join(' ')} END`;
       const values = (map: Map<number, number[]>) => changed.flatMap((id) => [id, map.get(id)?.join(',') ?? null]);
@@ -935,17 +978,33 @@ export class EventRepository {
    * Rebuilds the search index rows of the events `ids` from their texts (SPEC §4.4: title, excerpt, description),
    * inside the write's transaction: one read (each event's row with its translations) and a few statements for every
    * 500 events (an event that no longer exists loses its rows; `fresh`, those the write created, have none yet).
+   * `known`: the texts the writer of a fresh event wrote, taken instead of reading them.
    */
-  async reindexSearch(manager: EntityManager, ids: readonly number[], fresh?: ReadonlySet<number>): Promise<void> {
+  async reindexSearch(manager: EntityManager, ids: readonly number[], fresh?: ReadonlySet<number>, known?: (id: number) => SearchedEvent | undefined): Promise<void> {
     for (let offset = 0; offset < ids.length; offset += SEARCH_BATCH) {
       const chunk = ids.slice(offset, offset + SEARCH_BATCH);
-      const rows: Record<string, unknown>[] = await manager.query(
-        `SELECT e.id, e.original_lang, e.start_utc, t.lang, t.name, t.description, t.excerpt FROM events e LEFT JOIN event_translations t ON t.event_id = e.id WHERE e.id IN (${chunk.map(() => '?').join(', ')})`,
-        [...chunk],
-      );
-      const texts = new Map<number, { lang: string; name: string | null; description: string | null; excerpt: string | null }[]>();
+      const texts = new Map<number, SearchedEvent['texts']>();
       const originals = new Map<number, string>();
       const starts = new Map<number, string>();
+      // The texts of an event this write created, as its writer wrote them, are not read back.
+      const unknown: number[] = [];
+      for (const id of chunk) {
+        const event = fresh?.has(id) ? known?.(id) : undefined;
+        if (!event) {
+          unknown.push(id);
+          continue;
+        }
+        originals.set(id, event.original);
+        starts.set(id, sqlDateTime(event.start));
+        texts.set(id, event.texts);
+      }
+      const rows: Record<string, unknown>[] =
+        unknown.length === 0
+          ? []
+          : await manager.query(
+              `SELECT e.id, e.original_lang, e.start_utc, t.lang, t.name, t.description, t.excerpt FROM events e LEFT JOIN event_translations t ON t.event_id = e.id WHERE e.id IN (${unknown.map(() => '?').join(', ')})`,
+              unknown,
+            );
       for (const row of rows) {
         const id = Number(row['id']);
         if (!originals.has(id)) {

@@ -240,5 +240,7 @@ export class RecordWriter<E extends RecordEntity, T extends RecordTranslationEnt
       this.slugsInFlight.hold(manager, language, translation.slug);
     }
     await repository.save(translation as never);
+    // A created record's texts are the one just written: its kind's rules may take them from here.
+    if (isCreate) record.translations = [translation] as E['translations'];
   }
 }

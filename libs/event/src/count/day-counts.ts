@@ -4,7 +4,7 @@ import { GaleraNode, TransactionRunner } from '@calendar/shared/database';
 import { TermRepository } from '@calendar/taxonomy';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventRepository } from '../event.repository';
-import { CountDelta, CountDeltas, Tally, TALLY_SCHEME, tallyOf } from './event-tally';
+import { CountDelta, CountDeltas, Tally, TALLY_SCHEME, TalliedEvent, tallyOf } from './event-tally';
 
 /** Events per statement when tallies are read and written. */
 const BATCH = 500;
@@ -38,15 +38,21 @@ export class DayCounts implements OnApplicationBootstrap {
    * Brings what the events `ids` count for in line with what they are now (an event that is gone counts for nothing).
    * `fresh`: events the write created, which count for nothing yet (no tally to take back is read for them).
    * `linkRows`: their links read from the link rows, not from the lists on their rows (`EventRepository.tallied`).
+   * `known`: what the writer of a fresh event knows of it, taken instead of its row.
    */
-  async retally(manager: EntityManager, ids: Iterable<number>, { fresh = new Set(), linkRows = false }: { fresh?: ReadonlySet<number>; linkRows?: boolean } = {}): Promise<void> {
+  async retally(
+    manager: EntityManager,
+    ids: Iterable<number>,
+    { fresh = new Set(), linkRows = false, known }: { fresh?: ReadonlySet<number>; linkRows?: boolean; known?: (id: number) => TalliedEvent | undefined } = {},
+  ): Promise<void> {
     const all = [...new Set(ids)];
     for (let offset = 0; offset < all.length; offset += BATCH) {
       const chunk = all.slice(offset, offset + BATCH);
       const counted = chunk.filter((id) => !fresh.has(id));
       const before: Row[] =
         counted.length === 0 ? [] : await manager.query(`SELECT event_id, audiences, day, length, filter_keys FROM event_tallies WHERE event_id IN (${counted.map(() => '?').join(', ')})`, counted);
-      const now = await this.events.tallied(manager, chunk, { linkRows });
+      // An event this write created is counted as its writer gave it (`known`), not read back.
+      const now = await this.events.tallied(manager, chunk, { linkRows, known: known && ((id) => (fresh.has(id) ? known(id) : undefined)) });
       const ancestors = await this.terms.ancestors(manager, [...now.values()].flatMap((event) => event.terms));
       const deltas = new CountDeltas();
       for (const row of before) deltas.add(storedTally(row), -1);

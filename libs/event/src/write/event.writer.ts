@@ -18,7 +18,7 @@ import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 import { eventZone, isDateProblem, resolveEventDates } from '../event-dates';
 import { hashPassword } from '../event-password';
 import { DayCounts } from '../count/day-counts';
-import { EventRepository } from '../event.repository';
+import { CreatedEvent, EventRepository, LinkLists } from '../event.repository';
 import { Clock } from '../recurrence/clock';
 import { normalizeRecurrence, occurrenceStarts, RecurrenceError } from '../recurrence/recurrence-rule';
 import { DETACHING_FIELDS, HORIZON, SeriesChange, SeriesWriter } from '../recurrence/series.writer';
@@ -51,7 +51,7 @@ export class EventWriter implements OnModuleInit {
       afterWrite: (manager, event, input, scope, isCreate, previous) => this.afterWrite(manager, event, input, scope, isCreate, previous),
       afterRemove: (manager, event) => this.afterRemove(manager, event),
       // Events are indexed by their title, excerpt and description (SPEC §4.4).
-      reindex: (manager, ids, fresh) => this.events.reindexSearch(manager, ids, fresh),
+      reindex: (manager, ids, fresh) => this.events.reindexSearch(manager, ids, fresh, (id) => WriteEffects.of(manager).knownOf<CreatedEvent>('event', id)?.search),
     });
   }
 
@@ -67,7 +67,7 @@ export class EventWriter implements OnModuleInit {
     coordinator.register('event link lists', async (manager, effects) => {
       const written = effects.changes.filter((change) => change.kind === 'event' && change.action !== 'deleted').map((change) => change.id);
       const ids = [...new Set([...written, ...(effects.touched.get('event') ?? [])])];
-      await this.events.refreshLinkLists(manager, ids, effects.created('event'));
+      await this.events.refreshLinkLists(manager, ids, effects.created('event'), (id) => effects.knownOf<CreatedEvent>('event', id)?.links);
     });
     this.records.registerEffects();
     coordinator.register('longest event span', async (manager, effects) => {
@@ -102,7 +102,7 @@ export class EventWriter implements OnModuleInit {
       // An event created by the write counts for nothing yet, unless tallied just above.
       const fresh = effects.created('event');
       for (const id of retallied) fresh.delete(id);
-      await this.dayCounts.retally(manager, events, { fresh });
+      await this.dayCounts.retally(manager, events, { fresh, known: (id) => effects.knownOf<CreatedEvent>('event', id)?.tallied });
     });
     this.termLinks.register({
       termIdsForEvent: (eventId) => this.events.linkedIds('term', eventId),
@@ -199,8 +199,10 @@ export class EventWriter implements OnModuleInit {
         throw ApiException.invalidParams({ post_parent: 'must be the id of another existing event, or 0' });
       }
     }
-    if (input.venue !== undefined) await this.events.setLinks(manager, 'venue', event.id, await this.linkItems(manager, 'venue', input.venue, scope), isCreate);
-    if (input.organizer !== undefined) await this.events.setLinks(manager, 'organizer', event.id, await this.linkItems(manager, 'organizer', input.organizer, scope), isCreate);
+    const venues = input.venue !== undefined ? await this.linkItems(manager, 'venue', input.venue, scope) : null;
+    if (venues) await this.events.setLinks(manager, 'venue', event.id, venues, isCreate);
+    const organizers = input.organizer !== undefined ? await this.linkItems(manager, 'organizer', input.organizer, scope) : null;
+    if (organizers) await this.events.setLinks(manager, 'organizer', event.id, organizers, isCreate);
     // An event this write created has no terms yet.
     const before = isCreate ? [] : ((await this.events.links([event.id], manager)).terms.get(event.id) ?? []);
     let after = before;
@@ -222,7 +224,34 @@ export class EventWriter implements OnModuleInit {
     if (after !== before) await this.events.setLinks(manager, 'term', event.id, after, isCreate);
     const effects = WriteEffects.of(manager).widenSpan(Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
     if (counted) effects.recount([...before, ...after]);
+    if (isCreate) this.knowCreated(effects, event, { venues: venues ?? [], organizers: organizers ?? [], terms: after });
     await this.writeSeries(manager, event, input, scope, isCreate, previous);
+  }
+
+  /**
+   * What this write left of an event it created, for the appliers of its effects (its links, its search texts, its
+   * row as the totals per day count it), which then read none of it back. Not for a series' head, which the series
+   * writer writes again, nor for dates with parts of a second (the database keeps whole seconds of them).
+   */
+  private knowCreated(effects: WriteEffects, event: EventEntity, links: LinkLists): void {
+    const whole = (date: Date) => date.getTime() % 1000 === 0;
+    if (event.recurrence || event.seriesId || !whole(event.startUtc) || !whole(event.endUtc) || !event.translations) return;
+    effects.know<CreatedEvent>('event', event.id, {
+      links,
+      search: {
+        original: event.originalLang,
+        start: event.startUtc,
+        texts: event.translations.map((text) => ({ lang: text.lang, name: text.name, description: text.description, excerpt: text.excerpt })),
+      },
+      tallied: {
+        status: event.status,
+        hidden: Boolean(event.hideFromListings),
+        featured: Boolean(event.featured),
+        startMs: event.startUtc.getTime(),
+        endMs: event.endUtc.getTime(),
+        ...links,
+      },
+    });
   }
 
   /**

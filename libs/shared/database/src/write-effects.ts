@@ -49,6 +49,8 @@ export class WriteEffects {
   readonly touched = new Map<ChangedKind, Set<number>>();
   /** Terms whose answers the write changed without writing them, of either taxonomy (their counts). */
   readonly touchedTerms = new Set<number>();
+  /** What writers know of records they created (see `know`), by kind and id. */
+  private readonly known = new Map<string, object>();
 
   /** The effects of the write running on `manager` (one run by `TransactionRunner`). */
   static of(manager: EntityManager): WriteEffects {
@@ -122,6 +124,22 @@ export class WriteEffects {
     for (const id of ids) set.add(id);
     this.touched.set(kind, set);
     return this;
+  }
+
+  /**
+   * What the writer of a record this write created knows of it as it stands at the end of the write (its links, its
+   * texts, its row), for the appliers that would otherwise read it back: given only when nothing later in the write
+   * changes that record. An applier takes it for a created record and reads the others.
+   */
+  know<T extends object>(kind: ChangedKind, id: number, facts: T): this {
+    this.known.set(`${kind}:${id}`, facts);
+    return this;
+  }
+
+  /** What `know` holds of a record this write created, or undefined (the applier reads it). */
+  knownOf<T extends object>(kind: ChangedKind, id: number): T | undefined {
+    const key = `${kind}:${id}`;
+    return this.byRecord.get(key)?.action === 'created' ? (this.known.get(key) as T | undefined) : undefined;
   }
 
   reindex(kind: SearchedKind, id: number): this {
