@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { startBuiltService, WORKSPACE_ROOT } from '@calendar/shared/testing';
 import autocannon from 'autocannon';
 import { machineCpu, machineSpent } from './machine-cpu';
-import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData, AnyQueryKind } from './scenarios';
+import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData, AnyQueryKind, NAMESPACE, newEvent } from './scenarios';
 
 /*
  * `npm run bench:cpu -- --bundle <main.js> [--bundle <other main.js>] --path "/events/month/{month}/" [--requests 3000]
@@ -14,7 +14,9 @@ import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData
  * `cpu=<round>-<n>` parameter is added), so the response cache answers none. `--any [--seed N]` instead of `--path`
  * draws the lists of SPEC §10.2's query space as `npm run bench` does (the same lists for every build; a drawn page
  * past the last one is a 404, counted apart); `--kind K` keeps only the drawn lists of one kind (`ANY_QUERY_KINDS`:
- * no filter, one named filter, or two). CPU time is read from /proc for the
+ * no filter, one named filter, or two); `--mixed --token T` with `--any` makes every tenth request a create of a
+ * published event by the token's user, as the bench's mixed scenario does. `--creates --token T [--category C]`
+ * instead: every request such a create (in category C when given). CPU time is read from /proc for the
  * service's process alone (user + system, after the warm-up and after the measured requests): it does not count the
  * load generator, and moves much less than req/s when the machine is shared. When DATABASE_URL names a server on
  * this machine (a MySQL or MariaDB host of 127.0.0.1 or localhost), the database server's CPU time over the same
@@ -24,7 +26,8 @@ import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData
  * read from /proc/stat. The builds must lie inside the workspace (they require the packages of its node_modules).
  */
 
-const USAGE = 'npm run bench:cpu -- --bundle <main.js> [--bundle <main.js>] (--path <path with {month} or {n}> | --any [--seed N] [--kind K]) [--requests N] [--warmup N] [--rounds N] [--connections N]';
+const USAGE =
+  'npm run bench:cpu -- --bundle <main.js> [--bundle <main.js>] (--path <path with {month} or {n}> | --any [--seed N] [--kind K] [--mixed --token T] | --creates --token T [--category C]) [--requests N] [--warmup N] [--rounds N] [--connections N]';
 const TICKS_PER_SECOND = 100;
 
 /** User + system CPU time of a process so far, in milliseconds (/proc/<pid>/stat, fields 14 and 15). */
@@ -56,20 +59,38 @@ function pathOf(template: string, round: string, n: number): string {
   return `${path}${path.includes('?') ? '&' : '?'}cpu=${round}-${n}`;
 }
 
-/** What the requests ask: one path template, or the lists of any query drawn with a seed. */
-type Asked = { template: string } | { seed: number; data: AnyQueryData; kind?: AnyQueryKind };
+/** Creates of published events by the token's user, in `categories`. */
+interface Creates {
+  token: string;
+  categories: number[];
+}
+
+/**
+ * What the requests ask: one path template, the lists of any query drawn with a seed (every tenth request a create
+ * with `mixed`), or creates alone.
+ */
+type Asked = { template: string } | { seed: number; data: AnyQueryData; kind?: AnyQueryKind; mixed?: Creates } | { creates: Creates };
 
 async function drive(base: string, asked: Asked, round: string, amount: number, connections: number): Promise<{ requestsPerSecond: number; non2xx: number; pastLastPage: number }> {
   let n = 0;
   let pastLastPage = 0;
   const ofKind = 'kind' in asked && asked.kind ? anyQueriesOfKind(asked.kind, asked.seed, amount, asked.data, `cpu${round}`) : null;
+  const creates = 'creates' in asked ? asked.creates : 'mixed' in asked ? asked.mixed : undefined;
   const result = await autocannon({
     url: base,
     connections,
     amount,
     requests: [
       {
-        setupRequest: (request) => ({ ...request, path: 'template' in asked ? pathOf(asked.template, round, n++) : ofKind ? ofKind[n++ % ofKind.length] : anyQuery(asked.seed, n++, asked.data, `cpu${round}`) }),
+        setupRequest: (request) => {
+          const at = n++;
+          if (creates && ('creates' in asked || at % 10 === 9)) {
+            const headers = { ...request.headers, authorization: `Bearer ${creates.token}`, 'content-type': 'application/json' };
+            return { ...request, method: 'POST', path: `${NAMESPACE}/events`, headers, body: newEvent(at, `cpu${round}`, creates.categories) };
+          }
+          if ('creates' in asked) throw new Error('unreachable: every request of --creates is a create');
+          return { ...request, method: 'GET', path: 'template' in asked ? pathOf(asked.template, round, at) : ofKind ? ofKind[at % ofKind.length] : anyQuery(asked.seed, at, asked.data, `cpu${round}`) };
+        },
         onResponse: (status, body) => {
           if (status === 404 && body.includes('"event-archive-page-not-found"')) pastLastPage += 1;
         },
@@ -88,6 +109,10 @@ async function main(argv: string[]): Promise<void> {
       any: { type: 'boolean' },
       seed: { type: 'string' },
       kind: { type: 'string' },
+      mixed: { type: 'boolean' },
+      creates: { type: 'boolean' },
+      token: { type: 'string' },
+      category: { type: 'string' },
       requests: { type: 'string' },
       warmup: { type: 'string' },
       rounds: { type: 'string' },
@@ -96,7 +121,13 @@ async function main(argv: string[]): Promise<void> {
     strict: true,
   });
   const bundles = (values.bundle ?? []).map((bundle) => resolve(WORKSPACE_ROOT, bundle));
-  if (bundles.length === 0 || (values.path === undefined) === !values.any) throw new Error(USAGE);
+  if (bundles.length === 0 || [values.path !== undefined, values.any === true, values.creates === true].filter(Boolean).length !== 1) throw new Error(USAGE);
+  if ((values.mixed && !values.any) || ((values.mixed || values.creates) && !values.token) || (values.category !== undefined && !values.creates)) {
+    throw new Error(`--mixed goes with --any, --category with --creates, and both need --token\n${USAGE}`);
+  }
+  const category = values.category === undefined ? undefined : Number(values.category);
+  if (category !== undefined && !(Number.isInteger(category) && category > 0)) throw new Error(`--category takes a category id\n${USAGE}`);
+  const creates: Creates | undefined = values.token === undefined ? undefined : { token: values.token, categories: category === undefined ? [] : [category] };
   const seed = Number(values.seed ?? Math.floor(Math.random() * 2 ** 31));
   const kind = values.kind as AnyQueryKind | undefined;
   if (kind !== undefined && (!values.any || !ANY_QUERY_KINDS.includes(kind))) throw new Error(`--kind goes with --any and is one of ${ANY_QUERY_KINDS.join(', ')}\n${USAGE}`);
@@ -112,9 +143,14 @@ async function main(argv: string[]): Promise<void> {
       const service = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, { main: bundle });
       try {
         const pid = service.process.pid as number;
-        const asked: Asked = values.path !== undefined ? { template: values.path } : { seed, data: await anyQueryData(service.base), kind };
+        const asked: Asked =
+          values.path !== undefined
+            ? { template: values.path }
+            : values.creates && creates
+              ? { creates }
+              : { seed, data: await anyQueryData(service.base), kind, mixed: values.mixed ? creates : undefined };
         // The warm-up draws other lists than the measured ones (another seed), so that none of these is kept yet.
-        await drive(service.base, 'template' in asked ? asked : { ...asked, seed: asked.seed + 1 }, `w${round}`, warmup, connections);
+        await drive(service.base, 'seed' in asked ? { ...asked, seed: asked.seed + 1 } : asked, `w${round}`, warmup, connections);
         const before = cpuMs(pid);
         const databaseBefore = database === undefined ? 0 : cpuMs(database);
         const machineBefore = machineCpu();
@@ -125,7 +161,7 @@ async function main(argv: string[]): Promise<void> {
         if (non2xx > 0) throw new Error(`${bundle}: ${non2xx} answers were not 2xx`);
         results.get(bundle)?.push(perRequest);
         if (databasePerRequest !== undefined) databaseResults.get(bundle)?.push(databasePerRequest);
-        process.stdout.write(`${JSON.stringify({ round, bundle, cpuMsPerRequest: Number(perRequest.toFixed(3)), ...(databasePerRequest === undefined ? {} : { dbCpuMsPerRequest: Number(databasePerRequest.toFixed(3)) }), ...machine, requestsPerSecond: Math.round(requestsPerSecond), ...(values.any ? { seed, ...(kind ? { kind } : {}), pastLastPage } : {}) })}\n`);
+        process.stdout.write(`${JSON.stringify({ round, bundle, cpuMsPerRequest: Number(perRequest.toFixed(3)), ...(databasePerRequest === undefined ? {} : { dbCpuMsPerRequest: Number(databasePerRequest.toFixed(3)) }), ...machine, requestsPerSecond: Math.round(requestsPerSecond), ...(values.any ? { seed, ...(kind ? { kind } : {}), ...(values.mixed ? { mixed: true } : {}), pastLastPage } : {}), ...(values.creates ? { creates: true, ...(category ? { category } : {}) } : {}) })}\n`);
       } finally {
         await service.stop();
       }
