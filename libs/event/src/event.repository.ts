@@ -847,7 +847,7 @@ export class EventRepository {
    * their venue, organizer, category and tag links carry from their rows: applied with every write's effects, for the events
    * it changed or touched, after its statements. `fresh`: events the write created, whose rows were inserted without
    * lists (NULL, none): those the write gave no link need no update. `known`: the links the writer of a fresh event
-   * gave it, taken instead of its link rows.
+   * gave it (`WriteEffects.knownOf`, which answers for created events alone), taken instead of its link rows.
    */
   async refreshLinkLists(manager: EntityManager, ids: number[], fresh: ReadonlySet<number> = new Set(), known?: (id: number) => LinkLists | undefined): Promise<void> {
     // 500 events a statement: four values each, within SQLite's 32,766.
@@ -856,7 +856,7 @@ export class EventRepository {
       // The links of an event this write created, as its writer gave them, are not read back.
       const given = new Map<number, LinkLists>();
       for (const id of batch) {
-        const lists = fresh.has(id) ? known?.(id) : undefined;
+        const lists = known?.(id);
         if (lists) given.set(id, lists);
       }
       const links = await this.links(batch.filter((id) => !given.has(id)), manager);
@@ -989,7 +989,7 @@ export class EventRepository {
       // The texts of an event this write created, as its writer wrote them, are not read back.
       const unknown: number[] = [];
       for (const id of chunk) {
-        const event = fresh?.has(id) ? known?.(id) : undefined;
+        const event = known?.(id);
         if (!event) {
           unknown.push(id);
           continue;

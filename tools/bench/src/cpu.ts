@@ -75,7 +75,6 @@ async function drive(base: string, asked: Asked, round: string, amount: number, 
   let n = 0;
   let pastLastPage = 0;
   const ofKind = 'kind' in asked && asked.kind ? anyQueriesOfKind(asked.kind, asked.seed, amount, asked.data, `cpu${round}`) : null;
-  const creates = 'creates' in asked ? asked.creates : 'mixed' in asked ? asked.mixed : undefined;
   const result = await autocannon({
     url: base,
     connections,
@@ -84,12 +83,14 @@ async function drive(base: string, asked: Asked, round: string, amount: number, 
       {
         setupRequest: (request) => {
           const at = n++;
-          if (creates && ('creates' in asked || at % 10 === 9)) {
-            const headers = { ...request.headers, authorization: `Bearer ${creates.token}`, 'content-type': 'application/json' };
-            return { ...request, method: 'POST', path: `${NAMESPACE}/events`, headers, body: newEvent(at, `cpu${round}`, creates.categories) };
-          }
-          if ('creates' in asked) throw new Error('unreachable: every request of --creates is a create');
-          return { ...request, method: 'GET', path: 'template' in asked ? pathOf(asked.template, round, at) : ofKind ? ofKind[at % ofKind.length] : anyQuery(asked.seed, at, asked.data, `cpu${round}`) };
+          const create = ({ token, categories }: Creates) => {
+            const headers = { ...request.headers, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+            return { ...request, method: 'POST' as const, path: `${NAMESPACE}/events`, headers, body: newEvent(at, `cpu${round}`, categories) };
+          };
+          if ('creates' in asked) return create(asked.creates);
+          if ('template' in asked) return { ...request, method: 'GET' as const, path: pathOf(asked.template, round, at) };
+          if (asked.mixed && at % 10 === 9) return create(asked.mixed);
+          return { ...request, method: 'GET' as const, path: ofKind ? ofKind[at % ofKind.length] : anyQuery(asked.seed, at, asked.data, `cpu${round}`) };
         },
         onResponse: (status, body) => {
           if (status === 404 && body.includes('"event-archive-page-not-found"')) pastLastPage += 1;

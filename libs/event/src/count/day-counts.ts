@@ -38,7 +38,7 @@ export class DayCounts implements OnApplicationBootstrap {
    * Brings what the events `ids` count for in line with what they are now (an event that is gone counts for nothing).
    * `fresh`: events the write created, which count for nothing yet (no tally to take back is read for them).
    * `linkRows`: their links read from the link rows, not from the lists on their rows (`EventRepository.tallied`).
-   * `known`: what the writer of a fresh event knows of it, taken instead of its row.
+   * `known`: what the writer of an event the write created knows of it, taken instead of its row.
    */
   async retally(
     manager: EntityManager,
@@ -52,7 +52,7 @@ export class DayCounts implements OnApplicationBootstrap {
       const before: Row[] =
         counted.length === 0 ? [] : await manager.query(`SELECT event_id, audiences, day, length, filter_keys FROM event_tallies WHERE event_id IN (${counted.map(() => '?').join(', ')})`, counted);
       // An event this write created is counted as its writer gave it (`known`), not read back.
-      const now = await this.events.tallied(manager, chunk, { linkRows, known: known && ((id) => (fresh.has(id) ? known(id) : undefined)) });
+      const now = await this.events.tallied(manager, chunk, { linkRows, known });
       const ancestors = await this.terms.ancestors(manager, [...now.values()].flatMap((event) => event.terms));
       const deltas = new CountDeltas();
       for (const row of before) deltas.add(storedTally(row), -1);

@@ -51,7 +51,10 @@ export class EventWriter implements OnModuleInit {
       afterWrite: (manager, event, input, scope, isCreate, previous) => this.afterWrite(manager, event, input, scope, isCreate, previous),
       afterRemove: (manager, event) => this.afterRemove(manager, event),
       // Events are indexed by their title, excerpt and description (SPEC §4.4).
-      reindex: (manager, ids, fresh) => this.events.reindexSearch(manager, ids, fresh, (id) => WriteEffects.of(manager).knownOf<CreatedEvent>('event', id)?.search),
+      reindex: (manager, ids, fresh) => {
+        const effects = WriteEffects.of(manager);
+        return this.events.reindexSearch(manager, ids, fresh, (id) => effects.knownOf<CreatedEvent>('event', id)?.search);
+      },
     });
   }
 
