@@ -66,6 +66,25 @@ describe('cached anonymous reads stay correct (SPEC §10, §11.16)', () => {
     expect([again.status, queryCounter.count - before]).toEqual([200, 1]);
   });
 
+  it('answers each of identical requests that arrive together with the error their answer is, and keeps none', async () => {
+    const path = `${NS}/organizers/987654?asked=together`;
+    const missing = { code: 'rest-organizer-not-found', message: 'The organizer does not exist.', data: { status: 404 } };
+    // Asked once before, so that the five below look the cache up and four of them wait for the one that computes.
+    expect([(await t.request('GET', path)).status]).toEqual([404]);
+    const replies = await Promise.all(Array.from({ length: 5 }, () => t.request('GET', path)));
+    expect(replies.map((reply) => [reply.status, reply.body])).toEqual(Array.from({ length: 5 }, () => [404, missing]));
+    const created = await t.request('POST', `${NS}/organizers`, { token: editor, json: { organizer: 'Acme' } });
+    const found = `${NS}/organizers/${created.body.id}?asked=together`;
+    expect([(await t.request('GET', found)).status]).toEqual([200]);
+    const together = await Promise.all(Array.from({ length: 5 }, () => t.request('GET', found)));
+    expect(together.map((reply) => [reply.status, reply.body.organizer, reply.headers['etag']])).toEqual(Array.from({ length: 5 }, () => [200, 'Acme', together[0].headers['etag']]));
+    // Each failed answer is computed anew (nothing of it was kept); the found one is answered from the cache.
+    const before = queryCounter.count;
+    const [again, foundAgain] = [await t.request('GET', path), await t.request('GET', found)];
+    expect([again.status, again.body, foundAgain.status, foundAgain.text]).toEqual([404, missing, 200, together[0].text]);
+    expect(queryCounter.count - before).toBeGreaterThan(2);
+  });
+
   it('keeps the answer of a URL asked again, and answers it from then on with the data version as its only query', async () => {
     const created = await t.request('POST', `${NS}/events`, { token: editor, json: { title: 'Cached', start_date: '2030-02-01 20:00', end_date: '2030-02-01 22:00', venue: { venue: 'Hall' }, categories: 'Music' } });
     expect(created.status).toBe(201);

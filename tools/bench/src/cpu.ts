@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { startBuiltService, WORKSPACE_ROOT } from '@calendar/shared/testing';
 import autocannon from 'autocannon';
 import { machineCpu, machineSpent } from './machine-cpu';
-import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData, AnyQueryKind, NAMESPACE, newEvent } from './scenarios';
+import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData, AnyQueryKind, NAMESPACE, newEvent, publishedEvents } from './scenarios';
 
 /*
  * `npm run bench:cpu -- --bundle <main.js> [--bundle <other main.js>] --path "/events/month/{month}/" [--requests 3000]
@@ -16,7 +16,8 @@ import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData
  * past the last one is a 404, counted apart); `--kind K` keeps only the drawn lists of one kind (`ANY_QUERY_KINDS`:
  * no filter, one named filter, or two); `--mixed --token T` with `--any` makes every tenth request a create of a
  * published event by the token's user, as the bench's mixed scenario does. `--creates --token T [--category C]`
- * instead: every request such a create (in category C when given). CPU time is read from /proc for the
+ * instead: every request such a create (in category C when given). `--single`: single published events, each URL new,
+ * as the bench's "Single events, never cached" asks them. CPU time is read from /proc for the
  * service's process alone (user + system, after the warm-up and after the measured requests): it does not count the
  * load generator, and moves much less than req/s when the machine is shared. When DATABASE_URL names a server on
  * this machine (a MySQL or MariaDB host of 127.0.0.1 or localhost), the database server's CPU time over the same
@@ -27,7 +28,7 @@ import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryData, AnyQueryData
  */
 
 const USAGE =
-  'npm run bench:cpu -- --bundle <main.js> [--bundle <main.js>] (--path <path with {month} or {n}> | --any [--seed N] [--kind K] [--mixed --token T] | --creates --token T [--category C]) [--requests N] [--warmup N] [--rounds N] [--connections N]';
+  'npm run bench:cpu -- --bundle <main.js> [--bundle <main.js>] (--path <path with {month} or {n}> | --single | --any [--seed N] [--kind K] [--mixed --token T] | --creates --token T [--category C]) [--requests N] [--warmup N] [--rounds N] [--connections N]';
 const TICKS_PER_SECOND = 100;
 
 /** User + system CPU time of a process so far, in milliseconds (/proc/<pid>/stat, fields 14 and 15). */
@@ -69,7 +70,7 @@ interface Creates {
  * What the requests ask: one path template, the lists of any query drawn with a seed (every tenth request a create
  * with `mixed`), or creates alone.
  */
-type Asked = { template: string } | { seed: number; data: AnyQueryData; kind?: AnyQueryKind; mixed?: Creates } | { creates: Creates };
+type Asked = { template: string } | { single: number[] } | { seed: number; data: AnyQueryData; kind?: AnyQueryKind; mixed?: Creates } | { creates: Creates };
 
 async function drive(base: string, asked: Asked, round: string, amount: number, connections: number): Promise<{ requestsPerSecond: number; non2xx: number; pastLastPage: number }> {
   let n = 0;
@@ -89,6 +90,7 @@ async function drive(base: string, asked: Asked, round: string, amount: number, 
           };
           if ('creates' in asked) return create(asked.creates);
           if ('template' in asked) return { ...request, method: 'GET' as const, path: pathOf(asked.template, round, at) };
+          if ('single' in asked) return { ...request, method: 'GET' as const, path: `${NAMESPACE}/events/${asked.single[(at * 7919) % asked.single.length]}?cpu=${round}-${at}` };
           if (asked.mixed && at % 10 === 9) return create(asked.mixed);
           return { ...request, method: 'GET' as const, path: ofKind ? ofKind[at % ofKind.length] : anyQuery(asked.seed, at, asked.data, `cpu${round}`) };
         },
@@ -112,6 +114,7 @@ async function main(argv: string[]): Promise<void> {
       kind: { type: 'string' },
       mixed: { type: 'boolean' },
       creates: { type: 'boolean' },
+      single: { type: 'boolean' },
       token: { type: 'string' },
       category: { type: 'string' },
       requests: { type: 'string' },
@@ -122,7 +125,7 @@ async function main(argv: string[]): Promise<void> {
     strict: true,
   });
   const bundles = (values.bundle ?? []).map((bundle) => resolve(WORKSPACE_ROOT, bundle));
-  if (bundles.length === 0 || [values.path !== undefined, values.any === true, values.creates === true].filter(Boolean).length !== 1) throw new Error(USAGE);
+  if (bundles.length === 0 || [values.path !== undefined, values.any === true, values.creates === true, values.single === true].filter(Boolean).length !== 1) throw new Error(USAGE);
   if ((values.mixed && !values.any) || ((values.mixed || values.creates) && !values.token) || (values.category !== undefined && !values.creates)) {
     throw new Error(`--mixed goes with --any, --category with --creates, and both need --token\n${USAGE}`);
   }
@@ -139,6 +142,8 @@ async function main(argv: string[]): Promise<void> {
   const database = localDatabaseServer(databaseUrl);
   const results = new Map<string, number[]>(bundles.map((bundle) => [bundle, []]));
   const databaseResults = new Map<string, number[]>(bundles.map((bundle) => [bundle, []]));
+  // With --single, the events of the first build's lists, read once: every build reads the same ones.
+  let singleIds: number[] | undefined;
   for (let round = 1; round <= rounds; round += 1) {
     for (const bundle of bundles) {
       const service = await startBuiltService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, { main: bundle });
@@ -147,9 +152,11 @@ async function main(argv: string[]): Promise<void> {
         const asked: Asked =
           values.path !== undefined
             ? { template: values.path }
-            : values.creates && creates
-              ? { creates }
-              : { seed, data: await anyQueryData(service.base), kind, mixed: values.mixed ? creates : undefined };
+            : values.single
+              ? { single: (singleIds ??= (await publishedEvents(service.base)).eventIds) }
+              : values.creates && creates
+                ? { creates }
+                : { seed, data: await anyQueryData(service.base), kind, mixed: values.mixed ? creates : undefined };
         // The warm-up draws other lists than the measured ones (another seed), so that none of these is kept yet.
         await drive(service.base, 'seed' in asked ? { ...asked, seed: asked.seed + 1 } : asked, `w${round}`, warmup, connections);
         const before = cpuMs(pid);

@@ -12,7 +12,7 @@ import { randomInt } from 'node:crypto';
 import { measureCeiling } from './ceiling';
 import { renderChart, renderShareChart } from './chart';
 import { HistoryEntry, historyEntry, renderJournal, renderStatus, renderTable, ScenarioResult, SeriesWrites, withStatus } from './report';
-import { BenchData, NAMESPACE, Scenario, scenarios } from './scenarios';
+import { BenchData, NAMESPACE, publishedEvents, Scenario, scenarios } from './scenarios';
 import { waitUntilSettled } from './settle';
 
 /*
@@ -61,18 +61,7 @@ function editorToken(databaseUrl: string, run: string): string {
 
 /** What the scenarios ask for: published events that need no password, a venue, the categories. */
 async function benchData(base: string, token: string): Promise<BenchData> {
-  const eventIds: number[] = [];
-  const eventSlugs: string[] = [];
-  for (let page = 1; page <= 20; page += 1) {
-    const list = await json(base, `${NAMESPACE}/events?per_page=100&page=${page}&start_date=2000-01-01&end_date=2100-01-01`);
-    // A protected event is listed with its description blanked; every seeded one has a description.
-    for (const event of list.events) {
-      if (event.description === '') continue;
-      eventIds.push(event.id);
-      eventSlugs.push(event.slug);
-    }
-    if (!list.next_rest_url) break;
-  }
+  const { eventIds, eventSlugs } = await publishedEvents(base);
   const ids = async (path: string, key: string): Promise<number[]> => (await json(base, `${NAMESPACE}/${path}?per_page=100`))[key].map((record: { id: number }) => record.id);
   const [venueIds, organizerIds, categoryIds, tagIds] = [await ids('venues', 'venues'), await ids('organizers', 'organizers'), await ids('categories', 'categories'), await ids('tags', 'tags')];
   if (eventIds.length === 0 || [venueIds, organizerIds, categoryIds, tagIds].some((list) => list.length === 0)) throw new Error('the database holds no seeded calendar: run `npm run seed` first');

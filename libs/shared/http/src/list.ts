@@ -69,7 +69,7 @@ export function applyListHeaders(reply: FastifyReply, result: ListResult<unknown
 
 /**
  * A handler's answer as the body to send: a `ListResult` becomes its envelope, with the paging headers set on the
- * reply (SPEC §3.3); any other answer is sent as it is. The global `AnswerInterceptor` applies it.
+ * reply (SPEC §3.3); any other answer is sent as it is. The response cache's `answer` hook applies it.
  */
 export function renderList(reply: FastifyReply, answer: unknown): unknown {
   if (!(answer instanceof ListResult)) return answer;

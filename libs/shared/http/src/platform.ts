@@ -14,8 +14,7 @@ import { applyCaching } from './caching';
 import { Metrics } from './metrics';
 import { BODY_LIMIT_BYTES } from './constants';
 import { ApiExceptionFilter } from './exception.filter';
-import { answerBody } from './json-text';
-import { AnswerInterceptor, CurrentVersion, ResponseCache } from './response-cache';
+import { CurrentVersion, ResponseCache, sentBody } from './response-cache';
 import { mergeRequestParams } from './params';
 import { requestOrigin } from './request-context';
 import { RouteRegistry } from './route-registry';
@@ -111,10 +110,13 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
     reply.header('X-Request-Id', request.id);
   });
   fastify.addHook('preValidation', async (request) => mergeRequestParams(request));
-  // Answers rendered ahead (JsonText) are sent as they are; everything else as JSON.stringify gives it.
-  // Fastify types a serializer's result as a string; a Buffer (an answer written as bytes) goes to onSend and out as it is.
-  fastify.setReplySerializer(answerBody as (payload: unknown) => string);
+  // Answers rendered ahead (JsonText) and what the response cache's `answer` made are sent as they are; everything
+  // else as JSON.stringify gives it. Fastify types a serializer's result as a string; a Buffer (an answer written as
+  // bytes) goes to onSend and out as it is.
+  fastify.setReplySerializer(sentBody as (payload: unknown) => string);
+  const cache = new ResponseCache(app.get(CurrentVersion), config.responseCacheBytes, OPERATIONAL_PATHS.map((path) => `/${path}`), app.get(CacheRegistry));
   fastify.addHook('onSend', async (request, reply, payload) => {
+    cache.settle(request);
     const discovery = `<${requestOrigin(request)}${config.apiRoot}/>; rel="https://api.w.org/"`;
     const existing = reply.getHeader('Link');
     reply.header('Link', [...(existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)]), discovery].join(', '));
@@ -158,10 +160,19 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   app.setGlobalPrefix(config.apiRoot, { exclude: [...OPERATIONAL_PATHS, ...pagePaths].map((path) => ({ path, method: RequestMethod.GET })) });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(routes, logger));
-  // Cached anonymous answers are served by a hook before the Nest pipeline; misses are stored by the one global
-  // interceptor, which renders them first (a list's envelope and headers included).
-  const cache = new ResponseCache(app.get(CurrentVersion), config.responseCacheBytes, OPERATIONAL_PATHS.map((path) => `/${path}`), app.get(CacheRegistry));
+  // Cached anonymous answers are served by a hook before the Nest pipeline; what a handler gives is rendered (a
+  // list's envelope and headers included) and kept by another before it is serialised, and handed to the identical
+  // requests that waited for it when it is sent. No global Nest interceptor (see ResponseCache).
   fastify.addHook('preHandler', (request, reply) => cache.serveHit(request, reply));
-  app.useGlobalInterceptors(new AnswerInterceptor(cache));
+  fastify.addHook('preSerialization', (request, reply, payload, done) => {
+    let rendered: unknown;
+    try {
+      rendered = cache.answer(request, reply, payload);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done(null, rendered);
+  });
   return routes;
 }

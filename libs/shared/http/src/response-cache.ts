@@ -1,10 +1,8 @@
 import { BoundedMap, CacheRegistry, SeenKeys } from '@calendar/shared/cache';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { strongEtag } from './caching';
 import { answerBody, TextAnswer } from './json-text';
 import { renderList } from './list';
-import { from, lastValueFrom, map, Observable, of, switchMap } from 'rxjs';
 
 /**
  * The data version an answer is kept under (the port the response cache needs; the database library provides it
@@ -26,9 +24,27 @@ interface Entry {
 /** What an entry costs besides its key and payload: the header strings, the map slot, the objects. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
+/** An answer being computed for a key: the requests that ask the same meanwhile wait for `done`. */
+interface Computing {
+  key: string;
+  done: Promise<Entry | null>;
+  settle: (entry: Entry | null) => void;
+  /** The entry the answer was kept as, once it is. */
+  kept: Entry | null;
+}
+
+/** What the response cache keeps on a request it looked up: the key, and the answer it computes for the others. */
+interface CachedRequest {
+  cacheKey?: string;
+  computing?: Computing;
+}
+
 /**
- * The answers cached for anonymous GETs, shared by the Fastify hook that serves hits before the Nest pipeline
- * and the interceptor that stores misses. `maxBytes` bounds what it holds (0: no cache).
+ * The answers cached for anonymous GETs, and the Fastify hooks that serve and keep them: `serveHit` (preHandler)
+ * answers from the cache before the Nest pipeline runs, `answer` (preSerialization) renders what a handler gives and
+ * keeps it, `settle` (onSend) hands it to the requests that waited for it. Hooks rather than a Nest interceptor: an
+ * interceptor costs every request an rxjs chain and an async resource (docs/benchmarks-notes.md, "Interceptors").
+ * `maxBytes` bounds what it holds (0: no cache).
  *
  * An answer is looked up and kept only from the second request for its URL on (whatever the data version then):
  * a URL asked once (a crawler's walk, a new search, one event among thousands) is not worth a place that answers
@@ -37,7 +53,7 @@ const ENTRY_OVERHEAD_BYTES = 512;
 export class ResponseCache {
   readonly entries: BoundedMap<Entry>;
   /** Answers being computed: identical requests arriving meanwhile wait for the same one (no stampede). */
-  readonly inFlight = new Map<string, Promise<{ body: unknown; entry: Entry | null }>>();
+  readonly inFlight = new Map<string, Computing>();
   /** The URLs asked for lately. */
   readonly seen = new SeenKeys();
 
@@ -80,18 +96,64 @@ export class ResponseCache {
 
   /**
    * Fastify `preHandler` hook: answers a cached request before the Nest pipeline runs, after reading the data
-   * version once; the version is kept on the request for the interceptor when the answer is not cached. The first
+   * version once; the version is kept on the request for the services when the answer is not cached. The first
    * request for a URL (as far as `seen` remembers) goes straight on: nothing can be cached for it, and its answer
-   * will not be kept; it reads the version only if what it computes needs it.
+   * will not be kept; it reads the version only if what it computes needs it. A request whose answer another one is
+   * computing waits for it, and is answered with it when it was kept (else computes its own: an error, a page).
    */
   async serveHit(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (!this.applies(request) || !this.seen.seenBefore(`${request.headers.host ?? ''}|${request.originalUrl}`)) return undefined;
     const version = await this.version.of(versionsOf(request));
     const key = cacheKey(version, Date.now(), request);
-    (request as { cacheKey?: string }).cacheKey = key;
+    const held = request as FastifyRequest & CachedRequest;
+    held.cacheKey = key;
     const hit = this.entries.get(key);
     // Returning the reply after sending ends the request here (Fastify's rule for async hooks).
-    return hit ? reply.send(this.replay(reply, hit)) : undefined;
+    if (hit) return reply.send(this.replay(reply, hit));
+    const computing = this.inFlight.get(key);
+    if (computing) {
+      const entry = await computing.done;
+      return entry ? reply.send(this.replay(reply, entry)) : undefined;
+    }
+    let settle: (entry: Entry | null) => void = () => undefined;
+    const done = new Promise<Entry | null>((resolve) => (settle = resolve));
+    held.computing = { key, done, settle, kept: null };
+    this.inFlight.set(key, held.computing);
+    return undefined;
+  }
+
+  /**
+   * Fastify `preSerialization` hook, for every answer given as a value (a handler's, the error filter's): a
+   * `ListResult` becomes its envelope and paging headers, a `TextAnswer` its text and headers, and the answer to an
+   * anonymous GET asked before is kept (SPEC §11.16) and sent as the kept bytes.
+   */
+  answer(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+    const body = renderList(reply, payload);
+    const computing = (request as CachedRequest).computing;
+    if (computing === undefined || reply.statusCode !== 200) return sendable(reply, body);
+    const sent = body instanceof TextAnswer ? body.text : answerBody(body);
+    const bytes = typeof sent === 'string' ? Buffer.from(sent) : sent;
+    const type = body instanceof TextAnswer ? body.contentType : 'application/json; charset=utf-8';
+    const headers: Record<string, string> = { 'content-type': type, etag: strongEtag(bytes), ...(body instanceof TextAnswer ? body.headers : {}) };
+    for (const name of KEPT_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    computing.kept = { payload: bytes, headers };
+    this.entries.set(computing.key, computing.kept);
+    return this.replay(reply, computing.kept);
+  }
+
+  /**
+   * Fastify `onSend` hook: the requests that waited for this one's answer get it (or, when it was not kept, compute
+   * their own). Every answer sent passes here, a handler's error or a client gone meanwhile included.
+   */
+  settle(request: FastifyRequest): void {
+    const computing = (request as CachedRequest).computing;
+    if (computing === undefined) return;
+    (request as CachedRequest).computing = undefined;
+    if (this.inFlight.get(computing.key) === computing) this.inFlight.delete(computing.key);
+    computing.settle(computing.kept);
   }
 }
 
@@ -142,49 +204,10 @@ function sendable(reply: FastifyReply, body: unknown): unknown {
 }
 
 /**
- * The one global interceptor: turns what a handler returns into the answer sent (a `ListResult` into its envelope
- * and paging headers, a `TextAnswer` into its text and headers) and stores the answers to anonymous GETs that the
- * hook could not serve from the cache (SPEC §11.16). One interceptor rather than one per concern: each global Nest
- * interceptor costs every request an rxjs chain and an async resource (docs/benchmarks.md, "Interceptors").
+ * The body Fastify sends for an answer given as a value (its reply serializer): what `answer` made of it (bytes, or a
+ * `TextAnswer`'s text) as it is; a rendered text (`JsonText`) as it is; anything else as `JSON.stringify` gives it.
+ * (Fastify sends a string or bytes that a handler gives without serialising them; only `answer` gives them here.)
  */
-@Injectable()
-export class AnswerInterceptor implements NestInterceptor {
-  constructor(private readonly cache: ResponseCache) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const answer = () => next.handle().pipe(map((body) => renderList(reply, body)));
-    const key = (request as { cacheKey?: string }).cacheKey;
-    if (key === undefined || !this.cache.applies(request)) return answer().pipe(map((body) => sendable(reply, body)));
-    const waited = this.cache.inFlight.get(key);
-    if (!waited) {
-      const result = lastValueFrom(answer(), { defaultValue: undefined })
-        .then((body) => {
-          if (body === undefined || Buffer.isBuffer(body) || typeof body === 'string') return { body, entry: null };
-          const sent = body instanceof TextAnswer ? body.text : answerBody(body);
-          const payload = typeof sent === 'string' ? Buffer.from(sent) : sent;
-          const type = body instanceof TextAnswer ? body.contentType : 'application/json; charset=utf-8';
-          const headers: Record<string, string> = { 'content-type': type, etag: strongEtag(payload), ...(body instanceof TextAnswer ? body.headers : {}) };
-          for (const name of KEPT_HEADERS) {
-            const value = reply.getHeader(name);
-            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-          }
-          const entry = { payload, headers };
-          this.cache.entries.set(key, entry);
-          return { body: this.cache.replay(reply, entry), entry };
-        })
-        .finally(() => this.cache.inFlight.delete(key));
-      this.cache.inFlight.set(key, result);
-      // The request that computes the answer already carries its headers.
-      return from(result).pipe(map((computed) => computed.body));
-    }
-    return from(waited).pipe(
-      switchMap(({ entry }) => {
-        // An answer that is not cached (HTML, files) is computed by each request itself.
-        if (!entry) return answer().pipe(map((body) => sendable(reply, body)));
-        return of(this.cache.replay(reply, entry));
-      }),
-    );
-  }
+export function sentBody(payload: unknown): string | Buffer {
+  return typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : answerBody(payload);
 }
