@@ -248,3 +248,34 @@ export function eventJsonLd(own: EventJsonLdOwn, venues: VenueResponse[], organi
     ...own.tail,
   };
 }
+
+
+/** The JSON texts of an event's own JSON-LD members: `head` without its closing brace, `tail` without its opening one. */
+export interface EventJsonLdOwnTexts {
+  head: string;
+  tail: string;
+}
+
+export function eventJsonLdOwnTexts(own: EventJsonLdOwn): EventJsonLdOwnTexts {
+  return { head: JSON.stringify(own.head).slice(0, -1), tail: JSON.stringify(own.tail).slice(1) };
+}
+
+/** The JSON text of a venue's schema.org Place as an event's `location` (without its own `@context`). */
+export function placeJsonLdText(venue: VenueResponse): string {
+  return JSON.stringify(withoutContext(venueJsonLd(venue)));
+}
+
+/** The JSON text of an organizer's schema.org Organization as one of an event's `organizer` (without `@context`). */
+export function organizerJsonLdText(organizer: OrganizerResponse): string {
+  return JSON.stringify(withoutContext(organizerJsonLd(organizer)));
+}
+
+/**
+ * `JSON.stringify(eventJsonLd(own, venues, organizers))` made from the JSON texts of its parts, which a caller may
+ * keep with what they come from: `place` is the first venue's (`placeJsonLdText`), `organizers` the organizers'.
+ */
+export function eventJsonLdText(own: EventJsonLdOwnTexts, place: string | undefined, organizers: string[]): string {
+  const location = place === undefined ? '' : `,"location":${place}`;
+  const organizer = organizers.length > 0 ? `,"organizer":[${organizers.join(',')}]` : '';
+  return `${own.head}${location}${organizer}${own.tail === '}' ? '}' : `,${own.tail}`}`;
+}

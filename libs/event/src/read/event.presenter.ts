@@ -6,7 +6,7 @@ import { CacheRegistry, entryKey, RevisionCache } from '@calendar/shared/cache';
 import { JsonTemplate, JsonText } from '@calendar/shared/http';
 import { TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
-import { EventJsonLdOwn, eventJsonLd, eventJsonLdOwn, EventResponse, mapEvent } from '../dto/event.mapper';
+import { EventJsonLdOwn, EventJsonLdOwnTexts, eventJsonLd, eventJsonLdOwn, eventJsonLdOwnTexts, eventJsonLdText, EventResponse, mapEvent, organizerJsonLdText, placeJsonLdText } from '../dto/event.mapper';
 import { EventEntity } from '../entities/event.entity';
 import { EventHead, EventLinks, EventRepository } from '../event.repository';
 
@@ -25,6 +25,30 @@ export type Linked = (eventId: number) => {
 
 /** The models of kept texts, made anew for a caller that needs objects (JSON-LD, models). */
 const modelsOf = <T>(items: JsonText<T>[]): T[] => items.map((item) => item.toJSON());
+
+/**
+ * The JSON-LD texts made of kept renderings, each kept with (and collected with) what it is made of: an event's own
+ * members with its kept rendering, a place or an organizer with the kept text of its venue or organizer, which embeds
+ * the same object in every answer that shows it. A single event's JSON-LD is then joined from texts instead of
+ * parsing the texts of its venue and organizers and serialising the whole again.
+ */
+const ownJsonLdTexts = new WeakMap<EventJsonLdOwn, EventJsonLdOwnTexts>();
+const embeddedJsonLdTexts = new WeakMap<JsonText, string>();
+
+function keptText<K extends object, V>(kept: WeakMap<K, V>, of: K, make: (of: K) => V): V {
+  const known = kept.get(of);
+  if (known !== undefined) return known;
+  const made = make(of);
+  kept.set(of, made);
+  return made;
+}
+
+/** The JSON text of an event's JSON-LD, as `JSON.stringify(eventJsonLd(own, models of venues, of organizers))`. */
+function jsonLdText(own: EventJsonLdOwn, venues: JsonText<VenueResponse>[], organizers: JsonText<OrganizerResponse>[]): string {
+  const place = venues.length > 0 ? keptText(embeddedJsonLdTexts, venues[0], (text) => placeJsonLdText(text.toJSON() as VenueResponse)) : undefined;
+  const organizerTexts = organizers.map((organizer) => keptText(embeddedJsonLdTexts, organizer, (text) => organizerJsonLdText(text.toJSON() as OrganizerResponse)));
+  return eventJsonLdText(keptText(ownJsonLdTexts, own, eventJsonLdOwnTexts), place, organizerTexts);
+}
 
 /** How events are presented: single answers carry JSON-LD; a protected event is shown reduced unless unlocked. */
 export interface PresentAs {
@@ -94,7 +118,7 @@ export class EventPresenter {
         tags: list(tags),
         venue: venues.length === 1 ? venues[0].text : list(venues),
         organizer: list(organizers),
-        json_ld: jsonLd ? JSON.stringify(eventJsonLd(jsonLd, modelsOf(venues), modelsOf(organizers))) : '',
+        json_ld: jsonLd ? jsonLdText(jsonLd, venues, organizers) : '',
       });
       return { event, text: new JsonText<EventResponse>(parts) };
     });

@@ -1,4 +1,5 @@
-import { SharedReads } from './data-version';
+import fc from 'fast-check';
+import { parseSlots, SharedReads, VERSION_SLOTS } from './data-version';
 
 /** A read under the test's control: it begins when called and ends when the test settles it. */
 function controlledReads() {
@@ -48,5 +49,26 @@ describe('SharedReads', () => {
     expect(begins()).toBe(2);
     begun[1].settle(7);
     expect(await second).toBe(7);
+  });
+});
+
+describe('parseSlots', () => {
+  it('reads every slot named, as many writes as the pair says, and 0 for the others', () => {
+    expect(parseSlots('3:12,0:7,31:900719925474099')).toEqual(Array.from({ length: VERSION_SLOTS }, (_, slot) => ({ 0: 7, 3: 12, 31: 900719925474099 })[slot] ?? 0));
+    expect(parseSlots(null)).toEqual(new Array(VERSION_SLOTS).fill(0));
+    expect(parseSlots('')).toEqual(new Array(VERSION_SLOTS).fill(0));
+  });
+
+  it('leaves out a pair that is not two whole numbers or names no slot', () => {
+    expect(parseSlots('1:5,2:,:3,4:x,5:6:7,32:9,-1:2,6:8')).toEqual(Array.from({ length: VERSION_SLOTS }, (_, slot) => ({ 1: 5, 6: 8 })[slot] ?? 0));
+  });
+
+  it('gives what the slots were, for any counts written as slotsSubquery writes them', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: VERSION_SLOTS - 1 })), fc.array(fc.maxSafeNat(), { minLength: VERSION_SLOTS, maxLength: VERSION_SLOTS }), (named, counts) => {
+        const text = named.map((slot) => `${slot}:${counts[slot]}`).join(',');
+        expect(parseSlots(text)).toEqual(Array.from({ length: VERSION_SLOTS }, (_, slot) => (named.includes(slot) ? counts[slot] : 0)));
+      }),
+    );
   });
 });
