@@ -249,7 +249,6 @@ export function eventJsonLd(own: EventJsonLdOwn, venues: VenueResponse[], organi
   };
 }
 
-
 /** The JSON texts of an event's own JSON-LD members: `head` without its closing brace, `tail` without its opening one. */
 export interface EventJsonLdOwnTexts {
   head: string;

@@ -164,15 +164,7 @@ export async function configureHttpPlatform(app: NestFastifyApplication, config:
   // list's envelope and headers included) and kept by another before it is serialised, and handed to the identical
   // requests that waited for it when it is sent. No global Nest interceptor (see ResponseCache).
   fastify.addHook('preHandler', (request, reply) => cache.serveHit(request, reply));
-  fastify.addHook('preSerialization', (request, reply, payload, done) => {
-    let rendered: unknown;
-    try {
-      rendered = cache.answer(request, reply, payload);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    done(null, rendered);
-  });
+  // Fastify hands what the hook throws to the error handler (Nest's filters) as for any hook.
+  fastify.addHook('preSerialization', (request, reply, payload, done) => done(null, cache.answer(request, reply, payload)));
   return routes;
 }

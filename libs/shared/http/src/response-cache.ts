@@ -33,9 +33,8 @@ interface Computing {
   kept: Entry | null;
 }
 
-/** What the response cache keeps on a request it looked up: the key, and the answer it computes for the others. */
+/** What the response cache keeps on a request it looked up and did not find: the answer it computes for the others. */
 interface CachedRequest {
-  cacheKey?: string;
   computing?: Computing;
 }
 
@@ -105,8 +104,6 @@ export class ResponseCache {
     if (!this.applies(request) || !this.seen.seenBefore(`${request.headers.host ?? ''}|${request.originalUrl}`)) return undefined;
     const version = await this.version.of(versionsOf(request));
     const key = cacheKey(version, Date.now(), request);
-    const held = request as FastifyRequest & CachedRequest;
-    held.cacheKey = key;
     const hit = this.entries.get(key);
     // Returning the reply after sending ends the request here (Fastify's rule for async hooks).
     if (hit) return reply.send(this.replay(reply, hit));
@@ -117,8 +114,9 @@ export class ResponseCache {
     }
     let settle: (entry: Entry | null) => void = () => undefined;
     const done = new Promise<Entry | null>((resolve) => (settle = resolve));
-    held.computing = { key, done, settle, kept: null };
-    this.inFlight.set(key, held.computing);
+    const computed: Computing = { key, done, settle, kept: null };
+    (request as CachedRequest).computing = computed;
+    this.inFlight.set(key, computed);
     return undefined;
   }
 
