@@ -145,6 +145,18 @@ const LINK_COLUMNS = Object.entries(LINK_LISTS)
  * The widest bounds on the start that every event of `filter` meets, from its own bounds and those they imply (an
  * event that ends by B starts by B): the search rows of a window are read over them (`SearchSql.starts`).
  */
+/**
+ * A statement whose last clause is `LIMIT n` or `LIMIT n OFFSET m` (as TypeORM writes a page's size and offset into
+ * its text) with those numbers as parameters, placed last; any other statement as it is.
+ */
+export function limitsAsParameters(sql: string, params: unknown[]): [string, unknown[]] {
+  const found = / LIMIT (-?\d+)(?: OFFSET (\d+))?$/.exec(sql);
+  if (!found) return [sql, params];
+  const [clause, limit, offset] = found;
+  const numbers = offset === undefined ? [Number(limit)] : [Number(limit), Number(offset)];
+  return [`${sql.slice(0, -clause.length)} LIMIT ?${offset === undefined ? '' : ' OFFSET ?'}`, [...params, ...numbers]];
+}
+
 function startBounds(filter: EventListFilter): { from?: string; to?: string } {
   const latest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date > found) ? date : found), undefined);
   const earliest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date < found) ? date : found), undefined);
@@ -517,7 +529,10 @@ export class EventRepository {
    * `filtered`); a `LinkRange` reads it along that link's start-ordered index (`alongLink`).
    */
   async page(filter: EventListFilter, offset: number, limit: number, read: PageRead = false, withRecords = false): Promise<{ heads: EventHead[]; links: EventLinks; records?: EventEntity[] }> {
-    const [sql, params] = typeof read === 'object' ? this.alongLink(filter, read, offset, limit) : this.pageStatement(filter, read, offset, limit);
+    const [built, values] = typeof read === 'object' ? this.alongLink(filter, read, offset, limit) : this.pageStatement(filter, read, offset, limit);
+    // SQLite prepares each statement text once and keeps it (better-sqlite3, through TypeORM's statement cache): with
+    // its page size and offset as parameters, the pages of one kind of list share one text.
+    const [sql, params] = this.dataSource.options.type === 'better-sqlite3' ? limitsAsParameters(built, values) : [built, values];
     // The page is selected from the listing index alone; its rows' heads and links are read for those rows only,
     // and with `withRecords` their whole records too (for a page most of whose renderings are not kept: one
     // statement instead of two).
