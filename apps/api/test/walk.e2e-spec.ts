@@ -164,6 +164,42 @@ describe('pages of common filters (SPEC §10.1)', () => {
     ]);
   });
 
+  it('counts and reads a list with a venue, an organizer or a term beside another set from that link\'s rows on SQLite', async () => {
+    // A window no other test asks for, so that every total is counted here: the events starting from its first day.
+    const window = 'start_date=2030-01-03&end_date=2030-03-31&per_page=5';
+    const inWindow = (key: string) => matches[key].filter((id) => (id * 37) % COUNT >= 48);
+    const asked: [string, string][] = [
+      ['host+lyon', `geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&organizer=${organizer}`],
+      ['a+lyon', `geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&categories=${categories.a}`],
+      ['alpha+paris', `search=alp&venue=${venues.paris}`],
+      ['family', `categories=${categories.parent}`],
+      ['alpha+b', `search=alp&categories=${categories.b}`],
+    ];
+    const found: unknown[] = [];
+    for (const [key, query] of asked) {
+      let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
+      const statements = await queryCounter.record(async () => {
+        reply = await t.request('GET', `${EVENTS}?${window}&${query}`);
+      });
+      // The link table each statement that counted the list or read its page was driven from, if any.
+      const driven = (sql: string) => /FROM \(SELECT DISTINCT ld\.event_id AS id FROM (\w+) ld /.exec(sql)?.[1] ?? null;
+      const counts = statements.filter((sql) => sql.startsWith('SELECT COUNT(*)')).map(driven);
+      const pages = statements.filter((sql) => /ORDER BY/.test(sql) && /LIMIT/.test(sql)).map(driven);
+      found.push([key, reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), counts, pages]);
+    }
+    const onSqlite = (table: string | null) => (ENGINE === 'sqlite' ? table : null);
+    const expected = (key: string, table: string | null, counted = true) => [key, 200, inWindow(key).length, inWindow(key).slice(0, 5), counted ? [onSqlite(table)] : [], [onSqlite(table)]];
+    expect(found).toEqual([
+      expected('host+lyon', 'event_organizers'),
+      expected('a+lyon', 'event_terms'),
+      expected('alpha+paris', 'event_venues'),
+      // A category's total, its descendants' events with it, is read from the totals per day.
+      expected('family', 'event_terms', false),
+      // A search word's matches drive a list with terms.
+      expected('alpha+b', null),
+    ]);
+  });
+
   it('reads a page narrowed by featured alone, or walked with featured, along the featured index on MySQL', async () => {
     // A list's status, total and ids, and for each statement that read its page whether it read the featured index.
     const listed = async (app: TestApp, query: string) => {
