@@ -46,6 +46,27 @@ describe('benchmark report', () => {
     ]);
   });
 
+  it('keeps a run that recorded its budgets to them: a scenario it measured without one has none in the journal', () => {
+    const share = { share: 0.05, p99: 150 };
+    const earlier = { label: 'with a share', date: '2026-11-28', events: 100000, command: 'npm run bench', ceiling: 10000, results: [{ name: 'Mixed', requestsPerSecond: 300, p50: 20, p99: 90, section: '10.2' as const, shown: 'mixed', errors: 0, budget: share }] };
+    const later = {
+      label: 'reported only',
+      date: '2026-11-29',
+      events: 100000,
+      command: 'npm run bench',
+      ceiling: 10000,
+      results: [
+        { name: 'Mixed', requestsPerSecond: 350, p50: 20, p99: 90, section: '10.2' as const, shown: 'mixed', errors: 0 },
+        { name: 'Other', requestsPerSecond: 600, p50: 10, p99: 40, section: '10.2' as const, shown: 'other', errors: 0, budget: share },
+      ],
+    };
+    const journal = renderJournal([earlier, later]).split('\n');
+    expect(journal.filter((line) => line.startsWith('| Mixed '))).toEqual([
+      '| Mixed | §10.2 | mixed | 350 | 20 | 90 | 0 |  |  |  | 3.5 % |  |  |',
+      '| Mixed | §10.2 | mixed | 300 | 20 | 90 | 0 |  |  |  | 3.0 % | ≥ 5.0 %, p99 ≤ 150 ms | no |',
+    ]);
+  });
+
   it('writes the journal from the recorded runs, newest first, holding older runs to the newest budgets', () => {
     const older = { label: 'before budgets', date: '2026-11-21', events: 5000, command: 'npm run bench', results: [{ name: 'Event list', requestsPerSecond: 1500, p50: 9, p99: 30 }] };
     const journal = renderJournal([older, historyEntry(info, results)]).split('\n');

@@ -152,13 +152,15 @@ function budgetsByName(history: HistoryEntry[]): Map<string, Budget> {
 export function renderJournal(history: HistoryEntry[]): string {
   const budgets = budgetsByName(history);
   const runs = [...history].reverse().map((entry) => {
-    // Runs recorded with the figures alone show blanks where the other columns were not kept.
+    // Runs recorded with the figures alone show blanks where the other columns were not kept, and are held to the
+    // newest budgets; a run that recorded its budgets keeps them (a scenario it measured without one has none).
+    const recordedBudgets = entry.results.some((result) => result.budget !== undefined);
     const results: ScenarioResult[] = entry.results.map((result) => ({
       section: '' as ScenarioResult['section'],
       shown: '',
       errors: Number.NaN,
       ...result,
-      budget: result.budget ?? budgets.get(result.name),
+      budget: result.budget ?? (recordedBudgets ? undefined : budgets.get(result.name)),
     }));
     const lines = [
       `## ${entry.date} — ${entry.label}`,
