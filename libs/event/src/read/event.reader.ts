@@ -193,17 +193,18 @@ export class EventReader {
    * = rows to the page's end × window total / filtered total, at most PAGE_WALK_ROWS). This is the window whose
    * total that takes, or null when there is nothing to decide. Both totals are kept per data version (and read in
    * one statement when the totals per day count the window: beside the list's own total, read from them or counted
-   * from the events), so deciding costs no scan and no statement of its own. MySQL and MariaDB
-   * only: SQLite already runs `IN` subqueries as a set probed while walking the index, and plans the probes worse.
+   * from the events), so deciding costs no scan and no statement of its own. On SQLite too: read from the sets, it
+   * builds a common word's or category's whole set within the window before walking the index (7 ms for a first page
+   * of ten over two years); walked, it probes each event's own rows.
    */
   private walkWindow(filter: EventListFilter): EventListFilter | null {
-    if (this.deps.dataSource.options.type !== 'mysql' || this.deps.config.pageWalkRows === 0) return null;
+    if (this.deps.config.pageWalkRows === 0) return null;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
     return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, nearVenues: undefined, nearCells: undefined, geoloc: undefined } : null;
   }
 
   /**
-   * How the page's rows are found (MySQL and MariaDB; SQLite reads them from the sets). Along the start-ordered index
+   * How the page's rows are found. Along the start-ordered index (MySQL and MariaDB)
    * of the list's one link (`linkRange`) when that reads fewer rows than the other ways: each of its ids' runs reads
    * about `end` rows, against `end` × window total / total for a walk of the listing index and `total` for the set
    * read whole and sorted. Else by walking the index when the rows expected to the page's end are PAGE_WALK_ROWS at
@@ -215,7 +216,7 @@ export class EventReader {
   private async howToRead(filter: EventListFilter, window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<PageRead> {
     if (window === null || total === 0) return false;
     const windowTotal = await this.keptTotal(window, versions);
-    const range = linkRange(filter, MAX_RANGE_IDS);
+    const range = this.deps.dataSource.options.type === 'mysql' ? linkRange(filter, MAX_RANGE_IDS) : null;
     if (range) {
       const rangeRows = range.ids.length * end;
       if (rangeRows < total && rangeRows <= (end * windowTotal) / total) return range;
