@@ -142,10 +142,6 @@ const LINK_COLUMNS = Object.entries(LINK_LISTS)
   .join(', ');
 
 /**
- * The widest bounds on the start that every event of `filter` meets, from its own bounds and those they imply (an
- * event that ends by B starts by B): the search rows of a window are read over them (`SearchSql.starts`).
- */
-/**
  * A statement whose last clause is `LIMIT n` or `LIMIT n OFFSET m` (as TypeORM writes a page's size and offset into
  * its text) with those numbers as parameters, placed last; any other statement as it is.
  */
@@ -157,6 +153,10 @@ export function limitsAsParameters(sql: string, params: unknown[]): [string, unk
   return [`${sql.slice(0, -clause.length)} LIMIT ?${offset === undefined ? '' : ' OFFSET ?'}`, [...params, ...numbers]];
 }
 
+/**
+ * The widest bounds on the start that every event of `filter` meets, from its own bounds and those they imply (an
+ * event that ends by B starts by B): the search rows of a window are read over them (`SearchSql.starts`).
+ */
 function startBounds(filter: EventListFilter): { from?: string; to?: string } {
   const latest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date > found) ? date : found), undefined);
   const earliest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date < found) ? date : found), undefined);
