@@ -74,6 +74,12 @@ const LINK_INDEXES: Record<LinkRange['link'], [string, string]> = {
   organizers: ['event_organizers', 'organizer_id'],
 };
 
+/** The list's filter without the link a statement is driven from or read along (that link's ids are its rows). */
+function withoutLink(filter: EventListFilter, range: LinkRange): EventListFilter {
+  if (range.link !== 'terms') return { ...filter, [range.link]: undefined };
+  return { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) };
+}
+
 /** How a page's rows are found: `false` from the filter's sets, `true` walking the listing index, or along a link's index. */
 export type PageRead = boolean | LinkRange;
 
@@ -442,17 +448,15 @@ export class EventRepository {
    */
   private drivenCount(filter: EventListFilter, versions: boolean, besideSql: string | null): [string, unknown[]] | null {
     const type = this.dataSource.options.type;
-    const counting = (rest: EventListFilter) => {
-      const count = this.filtered(rest, false, { besideSet: true }).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
+    const counting = (events: SelectQueryBuilder<EventEntity>) => {
+      const count = events.select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
       if (versions) count.addSelect(partsSubquery(type), 'versions_parts');
       return besideSql ? count.addSelect(besideSql, 'alongside') : count;
     };
-    const countingProbed = (rest: EventListFilter) => {
-      const count = this.filtered(rest, true).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
-      if (versions) count.addSelect(partsSubquery(type), 'versions_parts');
-      return besideSql ? count.addSelect(besideSql, 'alongside') : count;
-    };
-    return this.linkDriven(filter, countingProbed) ?? this.wordDriven(filter, counting) ?? this.radiusDriven(filter, counting);
+    // Driven from a link, the rest is probed per event; driven from a word's or a radius's set, it stays a set beside.
+    const countingProbed = (rest: EventListFilter) => counting(this.filtered(rest, true));
+    const countingBeside = (rest: EventListFilter) => counting(this.filtered(rest, false, { besideSet: true }));
+    return this.linkDriven(filter, countingProbed) ?? this.wordDriven(filter, countingBeside) ?? this.radiusDriven(filter, countingBeside);
   }
 
   /**
@@ -479,7 +483,7 @@ export class EventRepository {
           : null;
     if (!range) return null;
     const [table, column] = LINK_INDEXES[range.link];
-    const rest: EventListFilter = range.link === 'terms' ? { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) } : { ...filter, [range.link]: undefined };
+    const rest = withoutLink(filter, range);
     const bounds = ([['ld.start_utc >= ?', starts.from], ['ld.start_utc <= ?', starts.to]] as const).filter(([, value]) => value !== undefined);
     const setSql = `SELECT DISTINCT ld.event_id AS id FROM ${table} ld WHERE ${[`ld.${column} IN (${range.ids.map(() => '?').join(', ')})`, ...bounds.map(([sql]) => sql)].join(' AND ')}`;
     return this.fromSet(setSql, [...range.ids, ...bounds.map(([, value]) => value)], statement(rest));
@@ -630,7 +634,7 @@ export class EventRepository {
   private alongLink(filter: EventListFilter, range: LinkRange, offset: number, limit: number): [string, unknown[]] {
     const alias = 'lr';
     const [table, column] = LINK_INDEXES[range.link];
-    const rest: EventListFilter = range.link === 'terms' ? { ...filter, termSets: filter.termSets?.filter((_ids, index) => index !== range.termSet) } : { ...filter, [range.link]: undefined };
+    const rest = withoutLink(filter, range);
     const starts = startBounds(filter);
     const quote = (name: string) => this.dataSource.driver.escape(name);
     const end = offset + limit;
