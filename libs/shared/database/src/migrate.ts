@@ -8,6 +8,31 @@ import { isGaleraNode } from './galera';
 const MIGRATION_LOCK = 'calendar_migrations';
 const LOCK_WAIT_SECONDS = 300;
 
+/** Whether an error is SQLite's `SQLITE_BUSY` (another connection holds the lock asked for), wrapped by TypeORM or not. */
+function isSqliteBusy(error: unknown): boolean {
+  const codes = [error, (error as { driverError?: unknown })?.driverError].map((value) => (value as { code?: unknown } | undefined)?.code);
+  return codes.includes('SQLITE_BUSY');
+}
+
+/**
+ * SQLite's write lock for the migrations, waited for as long as MySQL's named lock is: the driver's busy handler
+ * gives up after its 5 s, and another instance migrating an empty database on a loaded machine may hold the lock
+ * longer than that.
+ */
+async function beginImmediate(dataSource: DataSource): Promise<void> {
+  const giveUp = Date.now() + LOCK_WAIT_SECONDS * 1000;
+  for (;;) {
+    try {
+      await dataSource.query('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!isSqliteBusy(error) || Date.now() > giveUp) throw error;
+    }
+    // The driver's wait blocks this process; a pause lets its other work (and an owner in this process) go on.
+    await sleep(50);
+  }
+}
+
 /**
  * Applies the pending migrations (SPEC §9, §15), one instance at a time, so that instances started at once wait
  * for the first one and then find nothing left to do. MySQL/MariaDB: each instance takes a named lock on a
@@ -16,7 +41,7 @@ const LOCK_WAIT_SECONDS = 300;
  */
 export async function migrate(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') {
-    await dataSource.query('BEGIN IMMEDIATE');
+    await beginImmediate(dataSource);
     try {
       await dataSource.runMigrations({ transaction: 'none' });
       await dataSource.query('COMMIT');
