@@ -69,6 +69,10 @@ describe('GET /metrics (SPEC §19)', () => {
     expect(family(after, 'calendar_http_request_duration_seconds').type).toBe('histogram');
     expect([countOf(after, events) - countOf(before, events), countOf(after, missing) - countOf(before, missing), countOf(after, unmatched) - countOf(before, unmatched)]).toEqual([3, 1, 1]);
     expect([hits(after) - hits(before), misses(after) - misses(before)]).toEqual([1, 1]);
+    // What each cache holds and may hold, in its unit: the embedded records and the answers by bytes, totals by entries.
+    const held = (cache: string, unit: string, of: string) => sample(after, 'calendar_cache_used', { cache, unit, of })?.value;
+    expect([held('embedded records', 'bytes', 'capacity'), held('kept totals', 'entries', 'capacity')]).toEqual([64 * 1024 * 1024, 10_000]);
+    expect(held('responses', 'bytes', 'used')).toBeGreaterThan(0);
     // Every bucket of a histogram counts what is at most its bound: the last one (+Inf) is the count.
     const histogram = sample(after, 'calendar_http_request_duration_seconds', events);
     expect(histogram?.buckets?.get(Infinity)).toBe(histogram?.count);

@@ -86,6 +86,18 @@ export class Metrics {
         for (const cache of stats()) this.set({ cache: cache.name }, cache.entries);
       },
     });
+    new Gauge({
+      name: 'calendar_cache_used',
+      help: 'What the entries of each cache hold now, and its capacity, in its unit (bytes, about, or entries)',
+      labelNames: ['cache', 'unit', 'of'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const cache of stats()) {
+          this.set({ cache: cache.name, unit: cache.unit, of: 'used' }, cache.used);
+          this.set({ cache: cache.name, unit: cache.unit, of: 'capacity' }, cache.capacity);
+        }
+      },
+    });
   }
 
   /** A gauge read at scrape time (`read` may query the database). */
