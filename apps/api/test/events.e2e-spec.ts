@@ -537,7 +537,7 @@ describe('events (SPEC §4)', () => {
         return queryCounter.count - before;
       };
       // A cold list counts its rows and renders the venues, organizers and terms it embeds; the total and those
-      // renderings are then kept for this data version (COUNT_MEMO_ENTRIES, FRAGMENT_CACHE_ENTRIES). The events'
+      // renderings are then kept for this data version (COUNT_MEMO_ENTRIES, FRAGMENT_CACHE_MB). The events'
       // own renderings are kept when made a second time (RENDER_CACHE_MB, admission on second sight).
       const cold = await queriesFor(12, 'cold');
       expect(cold).toBeLessThanOrEqual(12);

@@ -126,15 +126,15 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
 
   /**
    * The JSON texts of the responses (without JSON-LD) of the records the caller may read, by id; for embedding.
-   * Rendered once per data version and language (FragmentCache) and kept as text alone: one flat string per record,
-   * where the response object was a tree of a few dozen small ones for the collector to walk. Who may read each is
-   * decided per request.
+   * Rendered once per data version and language (FragmentCache) and kept as its UTF-8 bytes alone: one buffer per
+   * record, outside the collector's heap, where the response object was a tree of a few dozen small ones for it to
+   * walk. Who may read each is decided per request.
    */
   async presentByIds(ids: number[], scope: RequestContext): Promise<Map<number, JsonText<R>>> {
     const rendered = await this.deps.fragments.many(this.kind.path as DataPart, scope.language, ids, scope, async (missing) => {
       const records = await this.repository.findMany(missing);
       const responses = await this.presentMany(records, scope, false);
-      return new Map(records.map((record, index) => [record.id, { status: record.status, authorId: record.authorId, response: new JsonText<R>(JSON.stringify(responses[index])) }]));
+      return new Map(records.map((record, index) => [record.id, { status: record.status, authorId: record.authorId, response: new JsonText<R>(Buffer.from(JSON.stringify(responses[index]))) }]));
     });
     const readable = [...rendered].filter(([, fragment]) => readAccess(fragment, scope.caller) === 'ok');
     return new Map(readable.map(([id, fragment]) => [id, fragment.response]));

@@ -29,7 +29,7 @@ const DOCS = join(ROOT, 'docs');
 const USAGE = `npm run bench -- [--duration S] [--warmup S] [--connections N] [--only TEXT] [--label TEXT] [--seed N] [--sqlite URL] [--no-sqlite] [--no-write] [--main <bundle> (with --no-write)]`;
 
 /** Settings of the service that change what is measured; the run's command shows those that were set. */
-const SERVICE_SETTINGS = ['RESPONSE_CACHE_MB', 'COUNT_MEMO_ENTRIES', 'FRAGMENT_CACHE_ENTRIES', 'PAGE_WALK_ROWS'];
+const SERVICE_SETTINGS = ['RESPONSE_CACHE_MB', 'RENDER_CACHE_MB', 'COUNT_MEMO_ENTRIES', 'FRAGMENT_CACHE_MB', 'PAGE_WALK_ROWS'];
 
 /** The database server's name and version, as the local client reports it. */
 function serverVersion(): string {

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       responseCacheBytes: 16 * 1024 * 1024,
       countMemoEntries: 10000,
-      fragmentCacheEntries: 5000,
+      fragmentCacheBytes: 64 * 1024 * 1024,
       renderCacheBytes: 8 * 1024 * 1024,
       pageWalkRows: 2000,
       syncWait: 'auto',
@@ -48,9 +48,14 @@ describe('loadConfig', () => {
   it('reads the number of list totals kept, 0 for none', () => {
     expect(loadConfig({ COUNT_MEMO_ENTRIES: '0' }).countMemoEntries).toBe(0);
     expect(loadConfig({ COUNT_MEMO_ENTRIES: '500' }).countMemoEntries).toBe(500);
-    expect(loadConfig({ FRAGMENT_CACHE_ENTRIES: '0' }).fragmentCacheEntries).toBe(0);
+    expect(loadConfig({ FRAGMENT_CACHE_MB: '0' }).fragmentCacheBytes).toBe(0);
+    expect(loadConfig({ FRAGMENT_CACHE_MB: '16' }).fragmentCacheBytes).toBe(16 * 1024 * 1024);
     expect(loadConfig({ RENDER_CACHE_MB: '0' }).renderCacheBytes).toBe(0);
     expect(loadConfig({ RENDER_CACHE_MB: '4' }).renderCacheBytes).toBe(4 * 1024 * 1024);
+  });
+
+  it('refuses the setting FRAGMENT_CACHE_MB replaced, naming its successor', () => {
+    expect(() => loadConfig({ FRAGMENT_CACHE_ENTRIES: '5000' })).toThrow('FRAGMENT_CACHE_ENTRIES: is no longer read: set FRAGMENT_CACHE_MB (megabytes of embedded renderings kept; 0 keeps none)');
   });
 
   it('reads the wsrep_sync_wait of a Galera node: auto, or a number from 0 to 15', () => {
@@ -68,13 +73,13 @@ describe('loadConfig', () => {
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_ENTRIES: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', DB_SYNC_WAIT: '16', SYNC_RETENTION_DAYS: '0', WEBHOOK_ALLOW_PRIVATE: 'maybe', WEBHOOK_DELIVERY: 'sometimes', RATE_LIMIT_ANONYMOUS: '0', RATE_LIMIT_USER: 'lots', REDIS_URL: 'http://x', TRUST_PROXY: '10.0.0.0/40', METRICS_TOKEN: 'short' });
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_MB: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', DB_SYNC_WAIT: '16', SYNC_RETENTION_DAYS: '0', WEBHOOK_ALLOW_PRIVATE: 'maybe', WEBHOOK_DELIVERY: 'sometimes', RATE_LIMIT_ANONYMOUS: '0', RATE_LIMIT_USER: 'lots', REDIS_URL: 'http://x', TRUST_PROXY: '10.0.0.0/40', METRICS_TOKEN: 'short' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
-      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_ENTRIES', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'DB_SYNC_WAIT', 'SYNC_RETENTION_DAYS', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_DELIVERY', 'RATE_LIMIT_ANONYMOUS', 'RATE_LIMIT_USER', 'REDIS_URL', 'TRUST_PROXY', 'METRICS_TOKEN'].sort(),
+      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_MB', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'DB_SYNC_WAIT', 'SYNC_RETENTION_DAYS', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_DELIVERY', 'RATE_LIMIT_ANONYMOUS', 'RATE_LIMIT_USER', 'REDIS_URL', 'TRUST_PROXY', 'METRICS_TOKEN'].sort(),
     );
     expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
   });

@@ -25,8 +25,8 @@ export class AppConfig {
   responseCacheBytes: number;
   /** List totals kept per filter and data version; 0 turns the memo off (every list counts its rows). */
   countMemoEntries: number;
-  /** Rendered venues, organizers and terms kept for embedding, per data version; 0 turns it off. */
-  fragmentCacheEntries: number;
+  /** Bytes (about) of rendered venues, organizers and terms kept for embedding, per data version; 0 keeps none. */
+  fragmentCacheBytes: number;
   /** Bytes (about) of event list renderings kept under each event's revision; 0 keeps none. */
   renderCacheBytes: number;
   /**
@@ -150,9 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   config.countMemoEntries = Number(countMemo);
   if (!/^\d+$/.test(countMemo) || Number(countMemo) > 1_000_000) problems['COUNT_MEMO_ENTRIES'] = 'must be a whole number from 0 (off) to 1000000';
 
-  const fragments = read('FRAGMENT_CACHE_ENTRIES', '5000');
-  config.fragmentCacheEntries = Number(fragments);
-  if (!/^\d+$/.test(fragments) || Number(fragments) > 1_000_000) problems['FRAGMENT_CACHE_ENTRIES'] = 'must be a whole number from 0 (off) to 1000000';
+  const fragmentMb = read('FRAGMENT_CACHE_MB', '64');
+  config.fragmentCacheBytes = Number(fragmentMb) * 1024 * 1024;
+  if (!/^\d+$/.test(fragmentMb) || Number(fragmentMb) > 4096) problems['FRAGMENT_CACHE_MB'] = 'must be a whole number of megabytes from 0 (keep none) to 4096';
+  // The setting it replaced would otherwise be ignored without a word.
+  if (env['FRAGMENT_CACHE_ENTRIES'] !== undefined) problems['FRAGMENT_CACHE_ENTRIES'] = 'is no longer read: set FRAGMENT_CACHE_MB (megabytes of embedded renderings kept; 0 keeps none)';
 
   const renderMb = read('RENDER_CACHE_MB', '8');
   config.renderCacheBytes = Number(renderMb) * 1024 * 1024;

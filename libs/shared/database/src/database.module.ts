@@ -82,7 +82,7 @@ export class DatabaseModule {
         {
           provide: FragmentCache,
           inject: [DataVersionSource, AppConfig, CacheRegistry],
-          useFactory: (versions: DataVersionSource, config: AppConfig, caches: CacheRegistry) => new FragmentCache(versions, config.fragmentCacheEntries, caches),
+          useFactory: (versions: DataVersionSource, config: AppConfig, caches: CacheRegistry) => new FragmentCache(versions, config.fragmentCacheBytes, caches),
         },
         Clock,
         ChangeLog,

@@ -1,3 +1,4 @@
+import { approximateBytes, CacheRegistry, ENTRY_OVERHEAD_BYTES } from '@calendar/shared/cache';
 import { FragmentCache } from './fragment-cache';
 import { DataVersions, DataVersionSource } from './data-version';
 
@@ -14,10 +15,16 @@ class Versions extends DataVersionSource {
 /** A read scope's origin and versions holder, as the edge makes one per request. */
 const request = (host = 'a.test') => ({ origin: `http://${host}`, versions: {} });
 
+/** Room for every entry the tests make. */
+const PLENTY = 1024 * 1024;
+
+/** What an entry of an id costs the cache: its key (part, language, origin, id), its slot, its value. */
+const costOf = (part: string, id: number, value: unknown, host = 'a.test') => ENTRY_OVERHEAD_BYTES + `${part}|en|http://${host}|${id}`.length + approximateBytes(value);
+
 describe('FragmentCache', () => {
   it('renders each id once per version of its part, language and origin, and gives the ids asked in their order', async () => {
     const versions = new Versions();
-    const cache = new FragmentCache(versions, 100);
+    const cache = new FragmentCache(versions, PLENTY);
     const rendered: number[][] = [];
     const render = async (missing: number[]) => {
       rendered.push(missing);
@@ -53,7 +60,7 @@ describe('FragmentCache', () => {
       }
     }
     const versions = new WithTerms();
-    const cache = new FragmentCache(versions, 100);
+    const cache = new FragmentCache(versions, PLENTY);
     const read: string[] = [];
     const terms = async (missing: number[]) => (read.push(`terms ${missing}`), new Map(missing.map((id) => [id, `term ${id}`])));
     const counts = async (missing: number[]) => (read.push(`counts ${missing}`), new Map(missing.map((id) => [id, versions.version])));
@@ -70,9 +77,10 @@ describe('FragmentCache', () => {
     expect(read).toEqual(['terms 4,5', 'counts 4,5', 'counts 4,5', 'terms 4,5', 'counts 4,5']);
   });
 
-  it('reads the data version once per request and keeps at most its capacity', async () => {
+  it('reads the data version once per request and keeps at most its capacity in bytes', async () => {
     const versions = new Versions();
-    const cache = new FragmentCache(versions, 2);
+    // Room for two entries of a number under these keys, not three.
+    const cache = new FragmentCache(versions, costOf('terms', 1, 1) + costOf('venues', 1, 1));
     const asked = request();
     let renders = 0;
     const render = async (missing: number[]) => {
@@ -82,9 +90,29 @@ describe('FragmentCache', () => {
     await cache.many('terms', 'en', [1, 2, 3], asked, render);
     await cache.many('venues', 'en', [1], asked, render);
     expect(versions.reads).toBe(1);
+    // Terms 1 and 2 went, oldest first: 3 is kept beside venue 1.
     await cache.many('terms', 'en', [3], request(), render);
     await cache.many('terms', 'en', [1], request(), render);
     expect(renders).toBe(5);
+  });
+
+  it('counts renderings kept as bytes at their length, and never holds more than its capacity', async () => {
+    const registry = new CacheRegistry();
+    const capacity = 64 * 1024;
+    const cache = new FragmentCache(new Versions(), capacity, registry);
+    const text = (id: number) => Buffer.from(JSON.stringify({ id, venue: 'v'.repeat((id * 7919) % 3000) }));
+    for (let from = 0; from < 2000; from += 20) {
+      const ids = Array.from({ length: 20 }, (_, index) => from + index);
+      const found = await cache.many('venues', 'en', ids, request(), async (missing) => new Map(missing.map((id) => [id, text(id)])));
+      expect([...found.keys()]).toEqual(ids);
+      const [stats] = registry.stats();
+      expect(stats.used).toBeLessThanOrEqual(capacity);
+    }
+    const [stats] = registry.stats();
+    // The newest entries are kept, each counted at its bytes and its key.
+    const newest = Array.from({ length: stats.entries }, (_, index) => 1999 - index);
+    expect(stats.used).toBe(newest.reduce((sum, id) => sum + costOf('venues', id, text(id)), 0));
+    expect(stats.used + costOf('venues', 1999 - stats.entries, text(1999 - stats.entries))).toBeGreaterThan(capacity);
   });
 
   it('renders every time when off', async () => {
@@ -96,7 +124,7 @@ describe('FragmentCache', () => {
 
   it('keeps a value derived from a part per version of that part, whatever the language and origin', async () => {
     const versions = new Versions();
-    const cache = new FragmentCache(versions, 10);
+    const cache = new FragmentCache(versions, PLENTY);
     let computed = 0;
     const compute = async () => `v${versions.venues}:${++computed}`;
     expect(await cache.value('venues', 'known', request().versions, compute)).toBe('v1:1');
@@ -111,7 +139,7 @@ describe('FragmentCache', () => {
 
   it('reads the data versions once per request, even for parts asked for at the same time', async () => {
     const versions = new Versions();
-    const cache = new FragmentCache(versions, 100);
+    const cache = new FragmentCache(versions, PLENTY);
     const render = async (missing: number[]) => new Map(missing.map((id) => [id, `v:${id}`]));
     const one = request();
     await Promise.all([cache.many('venues', 'en', [1], one, render), cache.many('organizers', 'en', [2], one, render), cache.many('terms', 'en', [3], one, render)]);
@@ -120,18 +148,21 @@ describe('FragmentCache', () => {
     expect(versions.reads).toBe(2);
   });
 
-  it('gives the right records while the keys it made are emptied, and keeps at most twice its capacity of them', async () => {
+  it('gives the right records while the keys it made are emptied, and keeps at most 20,000 of them', async () => {
     const versions = new Versions();
-    const cache = new FragmentCache(versions, 3);
+    const cache = new FragmentCache(versions, 3 * costOf('venues', 1, 'r1'));
     const render = async (missing: number[]) => new Map(missing.map((id) => [id, `r${id}`]));
-    for (let round = 0; round < 20; round++) {
+    const memo = cache as unknown as { keys: Map<string, Map<number, string>>; keyCount: number };
+    let most = 0;
+    for (let round = 0; round < 12_000; round++) {
       const host = `h${round % 4}.test`;
       const ids = [round, round + 1, round % 3];
       expect([...(await cache.many('venues', 'en', ids, request(host), render))]).toEqual(ids.filter((id, at) => ids.indexOf(id) === at).map((id) => [id, `r${id}`]));
       // The memo of keys is private; its bound is what keeps memory flat under many origins and ids.
-      const memo = cache as unknown as { keys: Map<string, Map<number, string>>; keyCount: number };
-      expect(memo.keyCount).toBeLessThanOrEqual(6);
-      expect([...memo.keys.values()].reduce((sum, ids) => sum + ids.size, 0)).toBe(memo.keyCount);
+      most = Math.max(most, memo.keyCount);
+      expect(memo.keyCount).toBeLessThanOrEqual(20_000);
+      if (round % 100 === 0) expect([...memo.keys.values()].reduce((sum, ids) => sum + ids.size, 0)).toBe(memo.keyCount);
     }
+    expect(most).toBeGreaterThan(19_000);
   });
 });

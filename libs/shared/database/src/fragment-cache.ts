@@ -1,7 +1,10 @@
-import { BoundedMap, CacheRegistry, entryKey } from '@calendar/shared/cache';
+import { approximateBytes, BoundedMap, CacheRegistry, ENTRY_OVERHEAD_BYTES, entryKey } from '@calendar/shared/cache';
 import type { ReadScope } from '@calendar/shared/http';
 import type { VersionsHolder } from '@calendar/shared/http';
 import { dataVersionsFor, DataVersionSource, KeptPart, keptVersion } from './data-version';
+
+/** Keys of records kept made once however few entries the cache holds yet. */
+const KEYS_KEPT_AT_LEAST = 10_000;
 
 /**
  * Responses of records embedded in other answers (the venues, organizers and terms of events), kept per version
@@ -9,24 +12,28 @@ import { dataVersionsFor, DataVersionSource, KeptPart, keptVersion } from './dat
  * loaded and rendered once, not once for every event list it appears in, whatever is written to events. Every
  * write to a part moves its version on (in the write's transaction, seen by every instance), after which its
  * fragments are loaded again when next asked for, so an embedded record is never older than the data.
- * Bounded by entries, oldest first out; 0 turns it off.
+ * Bounded by bytes (each entry at `approximateBytes` of its value), oldest first out; 0 turns it off. Records'
+ * renderings are kept as UTF-8 bytes (`RecordReader.presentByIds`), outside the collector's heap: at a million
+ * events the venues and organizers a list embeds are some 30,000 texts, which the heap's old generation would
+ * have to hold and mark.
  */
 export class FragmentCache {
   private readonly entries: BoundedMap<{ version: number; value: unknown }>;
   /**
    * The keys of records' entries, made once per prefix (part, language, origin) and id: a page asks for about a
    * hundred records, and a key made anew per lookup is a new string to hash, where a kept one has its hash. Emptied
-   * when it holds twice the cache's capacity.
+   * when it holds twice as many keys as the cache has entries (or as `KEYS_KEPT_AT_LEAST`).
    */
   private readonly keys = new Map<string, Map<number, string>>();
   private keyCount = 0;
 
   constructor(
     private readonly versions: DataVersionSource,
+    /** Bytes (about) the entries may hold; 0 keeps none. */
     readonly capacity: number,
     registry: CacheRegistry = new CacheRegistry(),
   ) {
-    this.entries = registry.bounded('embedded records', capacity, { unit: 'entries' });
+    this.entries = registry.bounded('embedded records', capacity, { unit: 'bytes' });
   }
 
   /**
@@ -78,7 +85,7 @@ export class FragmentCache {
     return (id) => {
       let key = ids.get(id);
       if (key === undefined) {
-        if (this.keyCount >= 2 * this.capacity) {
+        if (this.keyCount >= 2 * Math.max(this.entries.size, KEYS_KEPT_AT_LEAST)) {
           // All go, this prefix's ids too (its map stays, as the caller holds it).
           this.keys.clear();
           ids.clear();
@@ -95,6 +102,6 @@ export class FragmentCache {
 
   /** Keeps a value as the newest entry, the oldest going beyond the capacity. */
   private keep(key: string, version: number, value: unknown): void {
-    this.entries.set(key, { version, value });
+    this.entries.set(key, { version, value }, ENTRY_OVERHEAD_BYTES + key.length + approximateBytes(value));
   }
 }
