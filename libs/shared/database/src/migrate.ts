@@ -8,12 +8,6 @@ import { isGaleraNode } from './galera';
 const MIGRATION_LOCK = 'calendar_migrations';
 const LOCK_WAIT_SECONDS = 300;
 
-/** Whether an error is SQLite's `SQLITE_BUSY` (another connection holds the lock asked for), wrapped by TypeORM or not. */
-function isSqliteBusy(error: unknown): boolean {
-  const codes = [error, (error as { driverError?: unknown })?.driverError].map((value) => (value as { code?: unknown } | undefined)?.code);
-  return codes.includes('SQLITE_BUSY');
-}
-
 /**
  * SQLite's write lock for the migrations, waited for as long as MySQL's named lock is: the driver's busy handler
  * gives up after its 5 s, and another instance migrating an empty database on a loaded machine may hold the lock
@@ -26,7 +20,8 @@ async function beginImmediate(dataSource: DataSource): Promise<void> {
       await dataSource.query('BEGIN IMMEDIATE');
       return;
     } catch (error) {
-      if (!isSqliteBusy(error) || Date.now() > giveUp) throw error;
+      // On SQLite, `isDeadlock` is SQLITE_BUSY: another connection holds the file's write lock.
+      if (!isDeadlock(error) || Date.now() > giveUp) throw error;
     }
     // The driver's wait blocks this process; a pause lets its other work (and an owner in this process) go on.
     await sleep(50);
