@@ -62,6 +62,11 @@ describe('loadConfig', () => {
     expect([loadConfig({}).syncWait, loadConfig({ DB_SYNC_WAIT: '0' }).syncWait, loadConfig({ DB_SYNC_WAIT: 'AUTO' }).syncWait, loadConfig({ DB_SYNC_WAIT: '15' }).syncWait]).toEqual(['auto', 0, 'auto', 15]);
   });
 
+  it('reads where the embedded database reads: on a thread of their own (the default) or on the main thread', () => {
+    expect([loadConfig({}).sqliteReads, loadConfig({ SQLITE_READS: 'main' }).sqliteReads, loadConfig({ SQLITE_READS: 'THREAD' }).sqliteReads]).toEqual(['thread', 'main', 'thread']);
+    expect(() => loadConfig({ SQLITE_READS: 'both' })).toThrow('SQLITE_READS: must be thread (reads on a connection of their own, beside the main thread) or main');
+  });
+
   it('reads the rate limits, the Redis URL, the trusted proxies and the metrics token', () => {
     const config = loadConfig({ RATE_LIMIT_ANONYMOUS: '600', RATE_LIMIT_USER: '6000', REDIS_URL: 'redis://127.0.0.1:6379/2', METRICS_TOKEN: 'a-metrics-token-of-32-characters' });
     expect([config.rateLimitAnonymous, config.rateLimitUser, config.redisUrl, config.metricsToken]).toEqual([600, 6000, 'redis://127.0.0.1:6379/2', 'a-metrics-token-of-32-characters']);
@@ -73,13 +78,13 @@ describe('loadConfig', () => {
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_MB: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', DB_SYNC_WAIT: '16', SYNC_RETENTION_DAYS: '0', WEBHOOK_ALLOW_PRIVATE: 'maybe', WEBHOOK_DELIVERY: 'sometimes', RATE_LIMIT_ANONYMOUS: '0', RATE_LIMIT_USER: 'lots', REDIS_URL: 'http://x', TRUST_PROXY: '10.0.0.0/40', METRICS_TOKEN: 'short' });
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'postgres://x/y', TIMEZONE: 'Mars/Base', LANGUAGES: 'en,fr', DEFAULT_LANGUAGE: 'de', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short', SITE_URL: 'ftp://x', RESPONSE_CACHE_MB: '-1', COUNT_MEMO_ENTRIES: 'many', FRAGMENT_CACHE_MB: '-5', RENDER_CACHE_MB: '1e3', PAGE_WALK_ROWS: 'x', SQLITE_READS: 'x', DB_SYNC_WAIT: '16', SYNC_RETENTION_DAYS: '0', WEBHOOK_ALLOW_PRIVATE: 'maybe', WEBHOOK_DELIVERY: 'sometimes', RATE_LIMIT_ANONYMOUS: '0', RATE_LIMIT_USER: 'lots', REDIS_URL: 'http://x', TRUST_PROXY: '10.0.0.0/40', METRICS_TOKEN: 'short' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(Object.keys((error as ConfigError).problems).sort()).toEqual(
-      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_MB', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'DB_SYNC_WAIT', 'SYNC_RETENTION_DAYS', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_DELIVERY', 'RATE_LIMIT_ANONYMOUS', 'RATE_LIMIT_USER', 'REDIS_URL', 'TRUST_PROXY', 'METRICS_TOKEN'].sort(),
+      ['ADMIN_TOKEN', 'COUNT_MEMO_ENTRIES', 'DATABASE_URL', 'DEFAULT_LANGUAGE', 'FRAGMENT_CACHE_MB', 'LOG_LEVEL', 'PAGE_WALK_ROWS', 'PORT', 'RENDER_CACHE_MB', 'RESPONSE_CACHE_MB', 'SITE_URL', 'TIMEZONE', 'SQLITE_READS', 'DB_SYNC_WAIT', 'SYNC_RETENTION_DAYS', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_DELIVERY', 'RATE_LIMIT_ANONYMOUS', 'RATE_LIMIT_USER', 'REDIS_URL', 'TRUST_PROXY', 'METRICS_TOKEN'].sort(),
     );
     expect((error as Error).message).toContain('TIMEZONE: must be an IANA time zone name');
   });

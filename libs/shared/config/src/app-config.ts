@@ -40,6 +40,11 @@ export class AppConfig {
    * it is on a Galera node.
    */
   syncWait: 'auto' | number;
+  /**
+   * Where the embedded SQLite database's statements that only read run: `thread` (a second, read-only connection on
+   * a thread of its own, for a database file) or `main` (the one connection, on the main thread, as every write).
+   */
+  sqliteReads: 'thread' | 'main';
   /** Days a sync token stays usable, and the change log keeps what it names (SPEC §16.2). */
   syncRetentionDays: number;
   /** Whether webhook endpoints may be on loopback, private, link-local or unique-local addresses (SPEC §17.1). */
@@ -163,6 +168,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const walk = read('PAGE_WALK_ROWS', '2000');
   config.pageWalkRows = Number(walk);
   if (!/^\d+$/.test(walk) || Number(walk) > 100_000_000) problems['PAGE_WALK_ROWS'] = 'must be a whole number from 0 (never walk) to 100000000';
+
+  const sqliteReads = read('SQLITE_READS', 'thread').toLowerCase();
+  config.sqliteReads = sqliteReads === 'main' ? 'main' : 'thread';
+  if (!['thread', 'main'].includes(sqliteReads)) problems['SQLITE_READS'] = 'must be thread (reads on a connection of their own, beside the main thread) or main';
 
   const syncWait = read('DB_SYNC_WAIT', 'auto').toLowerCase();
   config.syncWait = syncWait === 'auto' ? 'auto' : Number(syncWait);

@@ -3,7 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '@calendar/shared/config';
 import { CacheModule, CacheRegistry } from '@calendar/shared/cache';
-import { buildDataSourceOptions } from './data-source-options';
+import { buildDataSourceOptions, SQLITE_CACHE_KIB } from './data-source-options';
+import { readOnThread, SqliteReader } from './sqlite-reader';
 import { CurrentVersion, Metrics } from '@calendar/shared/http';
 import { ChangeLog } from './change-log';
 import { Clock } from './clock';
@@ -17,6 +18,13 @@ import { HealthController } from './health.controller';
 import { IdempotencyInterceptor, IdempotencyStore } from './idempotency';
 import { migrate } from './migrate';
 import { TransactionRunner, WRITE_ATTEMPTS } from './transaction';
+
+/**
+ * Statements the SQLite reading thread keeps prepared (as TypeORM keeps on the main connection), and the texts it
+ * remembers as seen once (a text is kept prepared from its second sight).
+ */
+const SQLITE_READER_STATEMENTS = 100;
+const SQLITE_READER_SEEN = 1000;
 
 @Global()
 @Module({})
@@ -36,11 +44,12 @@ export class DatabaseModule {
             retryDelay: 1000,
             // Read by the factory below, not by TypeORM.
             syncWait: config.syncWait,
+            sqliteReads: config.sqliteReads,
           }),
           // On a Galera node every session waits for the cluster's writes before it reads; migrations run under a
           // lock, so that any number of instances may start at once (SPEC §15).
           dataSourceFactory: async (given) => {
-            const { syncWait, ...options } = given as DataSourceOptions & { syncWait: AppConfig['syncWait'] };
+            const { syncWait, sqliteReads, ...options } = given as DataSourceOptions & { syncWait: AppConfig['syncWait']; sqliteReads: AppConfig['sqliteReads'] };
             const opened = (wait: number | null) => {
               const made = new DataSource(options as DataSourceOptions);
               if (options.type === 'mysql') onEveryConnection(made, mysqlSessionSettings(wait));
@@ -57,6 +66,11 @@ export class DatabaseModule {
             } catch (error) {
               await dataSource.destroy();
               throw error;
+            }
+            // A database file's reads run on a connection of their own, beside the main thread (an in-memory database
+            // has no second connection: it is the connection's own).
+            if (options.type === 'better-sqlite3' && options.database !== ':memory:' && sqliteReads === 'thread') {
+              readOnThread(dataSource, new SqliteReader(options.database, { cacheKib: SQLITE_CACHE_KIB, statements: SQLITE_READER_STATEMENTS, seen: SQLITE_READER_SEEN }));
             }
             return dataSource;
           },

@@ -1,3 +1,5 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { createMigratedSqlite, createTestDatabase, resetDatabase } from './test-database';
 
@@ -11,10 +13,15 @@ class UserRow {
 }
 
 describe('test databases', () => {
-  it('gives SQLite tests an in-memory database', async () => {
-    const database = await createTestDatabase('sqlite');
-    expect(database.url).toBe('sqlite::memory:');
-    await expect(database.drop()).resolves.toBeUndefined();
+  it('gives SQLite tests a file of their own in a new folder, which dropping removes', async () => {
+    const [first, second] = [await createTestDatabase('sqlite'), await createTestDatabase('sqlite')];
+    expect(first.url).toMatch(/^sqlite:.*calendar-test-[^/]+\/calendar\.sqlite$/);
+    expect(second.url).not.toBe(first.url);
+    const folder = dirname(first.url.slice('sqlite:'.length));
+    writeFileSync(first.url.slice('sqlite:'.length), 'x');
+    await expect(first.drop()).resolves.toBeUndefined();
+    expect(existsSync(folder)).toBe(false);
+    await second.drop();
   });
 
   it('empties tables and restarts ids', async () => {

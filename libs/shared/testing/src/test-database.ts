@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { mysqlServerUrl } from './mysql-server';
 import { BUMP_VERSIONS, buildDataSourceOptions } from '@calendar/shared/database';
@@ -14,11 +17,15 @@ export interface TestDatabase {
 }
 
 /**
- * A database of its own for one test file: an in-memory SQLite database, or a new MySQL database named
+ * A database of its own for one test file: an SQLite file in a new temporary folder (a file, as the service's
+ * default is: its reads then run on their own connection, as they do in production), or a new MySQL database named
  * `calendar_test_<random>`. Only databases made here are ever dropped.
  */
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
-  if (engine === 'sqlite') return { url: 'sqlite::memory:', drop: async () => undefined };
+  if (engine === 'sqlite') {
+    const folder = mkdtempSync(join(tmpdir(), 'calendar-test-'));
+    return { url: `sqlite:${join(folder, 'calendar.sqlite')}`, drop: async () => rmSync(folder, { recursive: true, force: true }) };
+  }
   const server = mysqlServerUrl();
   const name = `calendar_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const connection = await createConnection({ uri: server });
