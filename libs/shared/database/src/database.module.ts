@@ -25,6 +25,8 @@ import { TransactionRunner, WRITE_ATTEMPTS } from './transaction';
  */
 const SQLITE_READER_STATEMENTS = 100;
 const SQLITE_READER_SEEN = 1000;
+/** Statements the reading thread prepares between two full collections of its heap (see `SqliteReader`). */
+const SQLITE_READER_COLLECT_EVERY = 200;
 
 @Global()
 @Module({})
@@ -70,7 +72,7 @@ export class DatabaseModule {
             // A database file's reads run on a connection of their own, beside the main thread (an in-memory database
             // has no second connection: it is the connection's own).
             if (options.type === 'better-sqlite3' && options.database !== ':memory:' && sqliteReads === 'thread') {
-              readOnThread(dataSource, new SqliteReader(options.database, { cacheKib: SQLITE_CACHE_KIB, statements: SQLITE_READER_STATEMENTS, seen: SQLITE_READER_SEEN }));
+              readOnThread(dataSource, new SqliteReader(options.database, { cacheKib: SQLITE_CACHE_KIB, statements: SQLITE_READER_STATEMENTS, seen: SQLITE_READER_SEEN, collectEvery: SQLITE_READER_COLLECT_EVERY }));
             }
             return dataSource;
           },

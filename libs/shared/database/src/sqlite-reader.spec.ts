@@ -16,7 +16,7 @@ describe('reads of an SQLite file on a connection of their own (SqliteReader)', 
     dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', file }));
     await dataSource.initialize();
     await dataSource.query('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL, data BLOB)');
-    reader = new SqliteReader(file, { cacheKib: 1000, statements: 2, seen: 2 });
+    reader = new SqliteReader(file, { cacheKib: 1000, statements: 2, seen: 2, collectEvery: 5 });
     readOnThread(dataSource, reader);
   });
   afterEach(async () => {
@@ -87,6 +87,14 @@ describe('reads of an SQLite file on a connection of their own (SqliteReader)', 
     await dataSource.query("INSERT INTO notes (id, body) VALUES (5, 'fifth')");
     expect(await dataSource.query('SELECT body FROM notes')).toEqual([{ body: 'fifth' }]);
     expect(reader.reads).toBe(0);
+  });
+
+  it('goes on answering through many statement texts of its own, prepared, dropped and collected', async () => {
+    await dataSource.query("INSERT INTO notes (id, body) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+    const counts: unknown[] = [];
+    for (let n = 0; n < 60; n += 1) counts.push(...(await dataSource.query(`SELECT COUNT(*) AS count, ${n} AS n FROM notes WHERE id <= ${(n % 3) + 1}`)));
+    expect(counts).toEqual(Array.from({ length: 60 }, (_, n) => ({ count: (n % 3) + 1, n })));
+    expect(reader.reads).toBe(60);
   });
 
   it('answers reads sent at once, each with its own rows', async () => {
