@@ -31,8 +31,15 @@ describe('reads of an SQLite file on a connection of their own (SqliteReader)', 
     await dataSource.transaction(async (manager) => {
       await manager.query('INSERT INTO notes (id, body) VALUES (2, ?)', ['second']);
     });
-    expect(await dataSource.query('WITH n AS (SELECT id FROM notes) SELECT COUNT(*) AS count FROM n')).toEqual([{ count: 2 }]);
+    expect(await dataSource.query('SELECT COUNT(*) AS count FROM notes')).toEqual([{ count: 2 }]);
     expect(reader.reads).toBe(2);
+  });
+
+  it('keeps a statement that begins with WITH on the main connection: it may write', async () => {
+    await dataSource.query("WITH next AS (SELECT 7 AS id, 'seventh' AS body) INSERT INTO notes (id, body) SELECT id, body FROM next");
+    expect(await dataSource.query('WITH n AS (SELECT body FROM notes) SELECT body FROM n')).toEqual([{ body: 'seventh' }]);
+    expect(await dataSource.query('SELECT body FROM notes')).toEqual([{ body: 'seventh' }]);
+    expect(reader.reads).toBe(1);
   });
 
   it('keeps every statement on the main connection while a transaction is open there: a write sees what it wrote', async () => {

@@ -7,8 +7,11 @@ import { QueryResult } from 'typeorm/query-runner/QueryResult';
 /** Webpack's name for Node.js's own `require` in a bundle (the bundle's `require` resolves only what it bundled). */
 declare const __non_webpack_require__: NodeJS.Require | undefined;
 
-/** A statement that only reads: what may run on the reading thread's connection. */
-const READS = /^\s*(SELECT|WITH)\b/i;
+/**
+ * A statement that only reads: what may run on the reading thread's connection. Only a SELECT: a statement that
+ * begins with WITH may be a write (`WITH ... INSERT`), which the read-only connection would refuse.
+ */
+const READS = /^\s*SELECT\b/i;
 
 /**
  * The reading thread's program. It opens the database file read-only and answers each message `{ id, sql, params }`
