@@ -85,7 +85,7 @@ export class SqliteReader {
   private next = 0;
   /** Set once the thread failed or was stopped: every read is then refused, and sent to the main connection instead. */
   private failed: Error | null = null;
-  /** Statements the thread answered (for tests and metrics of the split). */
+  /** Statements the thread answered (what the tests read of the split). */
   reads = 0;
 
   constructor(file: string, { cacheKib, statements, seen, collectEvery }: SqliteReaderOptions) {
@@ -160,7 +160,7 @@ function withBuffers(row: Record<string, unknown>): Record<string, unknown> {
 export function readOnThread(dataSource: DataSource, reader: SqliteReader): void {
   const runner = dataSource.driver.createQueryRunner('master') as QueryRunner & { broadcaster: QueryRunner['broadcaster'] };
   const local = runner.query.bind(runner) as (query: string, parameters: unknown[], structured: boolean) => Promise<unknown>;
-  const query = async (query: string, parameters: unknown[] = [], structured = false): Promise<unknown> => {
+  const routed = async (query: string, parameters: unknown[] = [], structured = false): Promise<unknown> => {
     if (runner.isTransactionActive || !reader.open || !READS.test(query)) return local(query, parameters, structured);
     dataSource.logger.logQuery(query, parameters, runner);
     const started = Date.now();
@@ -179,7 +179,7 @@ export function readOnThread(dataSource: DataSource, reader: SqliteReader): void
     result.records = rows;
     return result;
   };
-  runner.query = query as QueryRunner['query'];
+  runner.query = routed as QueryRunner['query'];
   const destroy = dataSource.destroy.bind(dataSource);
   dataSource.destroy = async () => {
     await reader.close();
