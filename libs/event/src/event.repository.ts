@@ -906,7 +906,8 @@ export class EventRepository {
    * their venue, organizer, category and tag links carry from their rows: applied with every write's effects, for the events
    * it changed or touched, after its statements. `fresh`: events the write created, whose rows were inserted without
    * lists (NULL, none): those the write gave no link need no update. `known`: the links the writer of a fresh event
-   * gave it (`WriteEffects.knownOf`, which answers for created events alone), taken instead of its link rows.
+   * gave it (`WriteEffects.knownOf`, which answers for created events alone), taken instead of its link rows, which
+   * it wrote with the event's start (`setLinks`).
    */
   async refreshLinkLists(manager: EntityManager, ids: number[], fresh: ReadonlySet<number> = new Set(), known?: (id: number) => LinkLists | undefined): Promise<void> {
     // 500 events a statement: four values each, within SQLite's 32,766.
@@ -936,9 +937,12 @@ export class EventRepository {
         ]);
       }
       // The start each venue, organizer, category and tag link carries (`start_utc`), from the event's row as this
-      // write left it.
+      // write left it; an event created by this write whose links its writer gave wrote them with its start.
+      const started = batch.filter((id) => !given.has(id));
       for (const [table, map] of [['event_venues', links.venues], ['event_organizers', links.organizers], ['event_terms', links.terms]] as const) {
-        if (map.size > 0) await manager.query(`UPDATE ${table} SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = ${table}.event_id) WHERE event_id IN (${batch.map(() => '?').join(', ')})`, batch);
+        if (started.some((id) => map.has(id))) {
+          await manager.query(`UPDATE ${table} SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = ${table}.event_id) WHERE event_id IN (${started.map(() => '?').join(', ')})`, started);
+        }
       }
       // And the cell of each venue link's venue (`geo_cell`), from the venue's row. Against a write moving the venue
       // (which gives its links their new cell, VenueService): a link inserted here holds the venue's row (its foreign
@@ -950,13 +954,14 @@ export class EventRepository {
 
   /**
    * Replaces the links of one event, keeping the order given. `fresh`: the event was created by this write and has
-   * none of this kind yet.
+   * none of this kind yet; its links then carry its start (`start`, as its row holds it) from their insert.
    */
-  async setLinks(manager: EntityManager, kind: 'venue' | 'organizer' | 'term', eventId: number, ids: number[], fresh = false): Promise<void> {
+  async setLinks(manager: EntityManager, kind: 'venue' | 'organizer' | 'term', eventId: number, ids: number[], fresh = false, start?: Date): Promise<void> {
     const entity = kind === 'venue' ? EventVenueEntity : kind === 'organizer' ? EventOrganizerEntity : EventTermEntity;
     const column = kind === 'venue' ? 'venueId' : kind === 'organizer' ? 'organizerId' : 'termId';
     if (!fresh) await manager.getRepository(entity).delete({ eventId });
-    if (ids.length > 0) await insertOnly(manager, entity, ids.map((id, position) => ({ eventId, [column]: id, position })) as never);
+    const startUtc = fresh && start ? { startUtc: start } : {};
+    if (ids.length > 0) await insertOnly(manager, entity, ids.map((id, position) => ({ eventId, [column]: id, position, ...startUtc })) as never);
   }
 
   async exists(id: number): Promise<boolean> {
@@ -968,16 +973,27 @@ export class EventRepository {
    * kept on their rows, when published), as counts to move by term; the rows of the events whose terms' counts move
    * are written with what they count for now. Read after the write's own statements (the link lists included),
    * from rows the write holds locked; events gone for good have no row (their writer takes back what they counted).
+   * `known`: the status and terms of an event this write created, as its writer gave them (`WriteEffects.knownOf`),
+   * taken instead of its row.
    */
-  async moveCountedTerms(manager: EntityManager, ids: readonly number[]): Promise<Map<number, number>> {
+  async moveCountedTerms(manager: EntityManager, ids: readonly number[], known?: (id: number) => { status: string; terms: readonly number[] } | undefined): Promise<Map<number, number>> {
     const deltas = new Map<number, number>();
     const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
     for (let at = 0; at < ids.length; at += 500) {
       const batch = ids.slice(at, at + 500);
-      const rows: { id: number; status: string; term_ids: string | null; counted_term_ids: string | null }[] = await manager.query(
-        `SELECT id, status, term_ids, counted_term_ids FROM events WHERE id IN (${batch.map(() => '?').join(', ')})${lock}`,
-        batch,
-      );
+      // An event this write created, as its writer left it: its row counts for nothing yet, and the write holds it.
+      const given: { id: number; status: string; term_ids: string | null; counted_term_ids: string | null }[] = [];
+      for (const id of batch) {
+        const event = known?.(id);
+        if (event) given.push({ id, status: event.status, term_ids: event.terms.length > 0 ? event.terms.join(',') : null, counted_term_ids: null });
+      }
+      const unread = batch.filter((id) => !given.some((event) => event.id === id));
+      const rows: { id: number; status: string; term_ids: string | null; counted_term_ids: string | null }[] = [
+        ...given,
+        ...(unread.length === 0
+          ? []
+          : await manager.query(`SELECT id, status, term_ids, counted_term_ids FROM events WHERE id IN (${unread.map(() => '?').join(', ')})${lock}`, unread)),
+      ];
       const changed: [number, string | null][] = [];
       for (const row of rows) {
         const before = idList(row.counted_term_ids);

@@ -85,7 +85,7 @@ export class EventWriter implements OnModuleInit {
     coordinator.register('term counts', async (manager, effects) => {
       if (effects.terms.size === 0 && effects.uncounted.length === 0 && effects.countedAgain.size === 0) return;
       const changed = effects.changes.filter((change) => change.kind === 'event' && change.action !== 'deleted').map((change) => change.id);
-      const deltas = await this.events.moveCountedTerms(manager, [...new Set([...changed, ...(effects.touched.get('event') ?? [])])]);
+      const deltas = await this.events.moveCountedTerms(manager, [...new Set([...changed, ...(effects.touched.get('event') ?? [])])], (id) => effects.knownOf<CreatedEvent>('event', id)?.tallied);
       for (const id of effects.uncounted) deltas.set(id, (deltas.get(id) ?? 0) - 1);
       for (const id of effects.countedAgain) deltas.delete(id);
       const moving = [...deltas].filter(([, delta]) => delta !== 0).map(([id]) => id);
@@ -203,9 +203,9 @@ export class EventWriter implements OnModuleInit {
       }
     }
     const venues = input.venue !== undefined ? await this.linkItems(manager, 'venue', input.venue, scope) : null;
-    if (venues) await this.events.setLinks(manager, 'venue', event.id, venues, isCreate);
+    if (venues) await this.events.setLinks(manager, 'venue', event.id, venues, isCreate, event.startUtc);
     const organizers = input.organizer !== undefined ? await this.linkItems(manager, 'organizer', input.organizer, scope) : null;
-    if (organizers) await this.events.setLinks(manager, 'organizer', event.id, organizers, isCreate);
+    if (organizers) await this.events.setLinks(manager, 'organizer', event.id, organizers, isCreate, event.startUtc);
     // An event this write created has no terms yet.
     const before = isCreate ? [] : ((await this.events.links([event.id], manager)).terms.get(event.id) ?? []);
     let after = before;
@@ -224,7 +224,7 @@ export class EventWriter implements OnModuleInit {
     // The terms' rows are locked before the links are written: writing a link takes a shared lock on its term
     // (the foreign key), and two writes that both held it and then asked for the row's lock would deadlock.
     if (counted) await this.termRepository.lockForCount(manager, [...before, ...after]);
-    if (after !== before) await this.events.setLinks(manager, 'term', event.id, after, isCreate);
+    if (after !== before) await this.events.setLinks(manager, 'term', event.id, after, isCreate, event.startUtc);
     const effects = WriteEffects.of(manager).widenSpan(Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
     if (counted) effects.recount([...before, ...after]);
     if (isCreate) this.knowCreated(effects, event, { venues: venues ?? [], organizers: organizers ?? [], terms: after });
