@@ -457,7 +457,8 @@ describe('events (SPEC §4)', () => {
         searchRowsRemoved: statements.some((sql) => sql.startsWith('DELETE FROM search_tokens')),
         talliesRead: statements.some((sql) => sql.startsWith('SELECT event_id, audiences, day, length, filter_keys FROM event_tallies')),
         termLinksRemoved: statements.some((sql) => /^DELETE FROM [`"]event_terms[`"]/.test(sql)),
-        venueStartsWritten: statements.some((sql) => sql.startsWith('UPDATE event_venues')),
+        venueStartsWritten: statements.some((sql) => sql.startsWith('UPDATE event_venues SET start_utc')),
+        venueCellsWritten: statements.some((sql) => sql.startsWith('UPDATE event_venues SET geo_cell')),
         isolationSet: statements.some((sql) => sql.startsWith('SET TRANSACTION')),
         slotCountRead: statements.some((sql) => sql.startsWith('SELECT writes FROM version_slots')),
         // Rows inserted are not read back (TypeORM's reload of columns with defaults), and a term row is locked once.
@@ -468,6 +469,9 @@ describe('events (SPEC §4)', () => {
         linksReadBack: statements.some((sql) => sql.startsWith("SELECT 'v' AS kind")),
         textsReadBack: statements.some((sql) => sql.startsWith('SELECT e.id, e.original_lang, e.start_utc, t.lang')),
         rowReadForTotals: statements.some((sql) => sql.startsWith('SELECT r.id, r.status, r.hide_from_listings')),
+        countedTermsReadBack: statements.some((sql) => sql.startsWith('SELECT id, status, term_ids, counted_term_ids FROM events')),
+        // The change rows of the write and of the terms whose counts it moved: one statement.
+        changeRowStatements: statements.filter((sql) => sql.startsWith('INSERT INTO changes')).length,
       });
       const venue = await post(VENUES, { venue: 'Hall' });
       let id = 0;
@@ -480,6 +484,7 @@ describe('events (SPEC §4)', () => {
         talliesRead: false,
         termLinksRemoved: false,
         venueStartsWritten: false,
+        venueCellsWritten: false,
         isolationSet: false,
         slotCountRead: ENGINE === 'sqlite',
         rowsReadBack: false,
@@ -488,13 +493,16 @@ describe('events (SPEC §4)', () => {
         linksReadBack: false,
         textsReadBack: false,
         rowReadForTotals: false,
+        countedTermsReadBack: false,
+        changeRowStatements: 1,
       };
       expect(kinds(created)).toEqual(plainCreate);
-      // Created with a venue and a category: the link lists and the links' starts are written from what the write gave.
+      // Created with a venue and a category: the link lists are written from what the write gave, its links carry
+      // its start from their insert, and what it counted for is known.
       const linked = await queryCounter.record(async () => {
         await event({ title: 'Gamma', categories: 'Music', venue: venue.id });
       });
-      const withLinks = { venueStartsWritten: true, linkListsWritten: true, termLocks: ENGINE === 'mysql' ? 1 : 0 };
+      const withLinks = { venueCellsWritten: true, linkListsWritten: true, termLocks: ENGINE === 'mysql' ? 1 : 0 };
       expect(kinds(linked)).toEqual({ ...plainCreate, ...withLinks });
       const updated = await queryCounter.record(async () => {
         expect((await t.request('POST', `${EVENTS}/${id}`, { token: editor.token, json: { title: 'Beta', categories: 'Music', venue: venue.id } })).status).toBe(200);
@@ -502,12 +510,14 @@ describe('events (SPEC §4)', () => {
       expect(kinds(updated)).toEqual({
         ...plainCreate,
         ...withLinks,
+        venueStartsWritten: true,
         searchRowsRemoved: true,
         talliesRead: true,
         termLinksRemoved: true,
         linksReadBack: true,
         textsReadBack: true,
         rowReadForTotals: true,
+        countedTermsReadBack: true,
       });
       // What the writes left is what lists find: the new title only, each event counted once, in its category and at its venue.
       const list = async (query: string) => {
