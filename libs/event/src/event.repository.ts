@@ -982,14 +982,14 @@ export class EventRepository {
     for (let at = 0; at < ids.length; at += 500) {
       const batch = ids.slice(at, at + 500);
       // An event this write created, as its writer left it: its row counts for nothing yet, and the write holds it.
-      const given: { id: number; status: string; term_ids: string | null; counted_term_ids: string | null }[] = [];
+      const given = new Map<number, { id: number; status: string; term_ids: string | null; counted_term_ids: string | null }>();
       for (const id of batch) {
         const event = known?.(id);
-        if (event) given.push({ id, status: event.status, term_ids: event.terms.length > 0 ? event.terms.join(',') : null, counted_term_ids: null });
+        if (event) given.set(id, { id, status: event.status, term_ids: event.terms.length > 0 ? event.terms.join(',') : null, counted_term_ids: null });
       }
-      const unread = batch.filter((id) => !given.some((event) => event.id === id));
+      const unread = batch.filter((id) => !given.has(id));
       const rows: { id: number; status: string; term_ids: string | null; counted_term_ids: string | null }[] = [
-        ...given,
+        ...given.values(),
         ...(unread.length === 0
           ? []
           : await manager.query(`SELECT id, status, term_ids, counted_term_ids FROM events WHERE id IN (${unread.map(() => '?').join(', ')})${lock}`, unread)),
