@@ -17,4 +17,17 @@ describe('parseCost (SPEC §4.1, §11.8)', () => {
   ])('reads %p', (cost, expected) => {
     expect(parseCost(cost)).toEqual(expected);
   });
+
+  it('reads a text again as it read it the first time, each answer its own details', () => {
+    const first = parseCost('10 – 20 €');
+    first.values.push(99);
+    first.currency_symbol = 'changed';
+    expect(parseCost('10 – 20 €')).toEqual({ currency_symbol: '€', currency_code: '', currency_position: 'postfix', values: [10, 20] });
+  });
+
+  it('reads a long text without keeping it', () => {
+    const long = `${'a'.repeat(120)} 30 €`;
+    expect(parseCost(long)).toEqual({ currency_symbol: '€', currency_code: '', currency_position: 'postfix', values: [30] });
+    expect(parseCost(long)).toEqual({ currency_symbol: '€', currency_code: '', currency_position: 'postfix', values: [30] });
+  });
 });

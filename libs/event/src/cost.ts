@@ -37,6 +37,27 @@ function toNumber(text: string): number {
  * before or after the first number, and an ISO 4217 code present in the text. "Free" is 0.
  */
 export function parseCost(cost: string): CostDetails {
+  let known = cost.length <= READ_COST_LENGTH ? readCosts.get(cost) : undefined;
+  if (!known) {
+    known = readCost(cost);
+    if (cost.length <= READ_COST_LENGTH) {
+      if (readCosts.size >= READ_COSTS_KEPT) readCosts.clear();
+      readCosts.set(cost, known);
+    }
+  }
+  // A copy: each answer owns its details.
+  return { currency_symbol: known.currency_symbol, currency_code: known.currency_code, currency_position: known.currency_position, values: known.values.slice() };
+}
+
+/**
+ * The details of the cost texts read lately: a calendar repeats a few texts ("Free", "$10") over thousands of
+ * events, and a list page read each of its events' with six regular expressions.
+ */
+const readCosts = new Map<string, CostDetails>();
+const READ_COSTS_KEPT = 1_000;
+const READ_COST_LENGTH = 100;
+
+function readCost(cost: string): CostDetails {
   const text = cost.trim();
   const details: CostDetails = { currency_symbol: '', currency_code: '', currency_position: '', values: [] };
   if (text === '') return details;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchSql, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { ChangeRange, DataVersions, geoCellSql, insertOnly, linkCellsUpdate, parseSlots, partsSubquery, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
+import { ChangeRange, DataVersions, geoCellSql, insertOnly, linkCellsUpdate, parseSlots, partsSubquery, SelectStatement, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
 import { DayCountQuery, dayCountQuery, type TalliedEvent } from './count/event-tally';
 import { can } from '@calendar/shared/auth';
@@ -277,8 +277,8 @@ export class EventRepository {
    * subqueries, which the optimizer runs from the link side (every matching event, then a sort): right for
    * counts and for rare matches, slow for the first pages of a common one.
    */
-  private filtered(filter: EventListFilter, walk = false, { besideSet = false }: { besideSet?: boolean } = {}): SelectQueryBuilder<EventEntity> {
-    const qb = this.dataSource.getRepository(EventEntity).createQueryBuilder('e');
+  private filtered(filter: EventListFilter, walk = false, { besideSet = false }: { besideSet?: boolean } = {}): SelectStatement {
+    const qb = new SelectStatement(this.dataSource, 'events', 'e');
     const probe = (table: string, alias: string, where: string) => `(SELECT 1 FROM ${table} ${alias} WHERE ${alias}.event_id = e.id AND ${where} LIMIT 1) = 1`;
     // SQLite reads a probe's `IN` list as one seek of the link's key (event, target) per value; written as an
     // expression (`+`), the list is checked on the event's own links, found by the key's first column.
@@ -448,7 +448,7 @@ export class EventRepository {
    */
   private drivenCount(filter: EventListFilter, versions: boolean, besideSql: string | null): [string, unknown[]] | null {
     const type = this.dataSource.options.type;
-    const counting = (events: SelectQueryBuilder<EventEntity>) => {
+    const counting = (events: SelectStatement) => {
       const count = events.select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
       if (versions) count.addSelect(partsSubquery(type), 'versions_parts');
       return besideSql ? count.addSelect(besideSql, 'alongside') : count;
@@ -469,7 +469,7 @@ export class EventRepository {
    * hold about as many events as a word. Null on MySQL and MariaDB, whose pages go along a link's index
    * (`alongLink`), or when the list has no such set or no start bound.
    */
-  private linkDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectQueryBuilder<EventEntity>): [string, unknown[]] | null {
+  private linkDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectStatement): [string, unknown[]] | null {
     const starts = startBounds(filter);
     if (this.dataSource.options.type !== 'better-sqlite3' || (starts.from === undefined && starts.to === undefined)) return null;
     const termSets = (filter.termSets ?? []).map((ids, termSet) => ({ ids, termSet })).filter(({ ids }) => ids.length > 0);
@@ -498,7 +498,7 @@ export class EventRepository {
    * left to choose, it also read every published event from the cells' set. Null when the list has no such radius
    * (no cells resolved, or a search word, a term, a venue or an organizer beside it).
    */
-  private radiusDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectQueryBuilder<EventEntity>): [string, unknown[]] | null {
+  private radiusDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectStatement): [string, unknown[]] | null {
     if (this.dataSource.options.type !== 'mysql' || !filter.near || !filter.nearVenues || filter.nearVenues.length === 0) return null;
     if ((filter.search?.length ?? 0) > 0 || (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers) return null;
     // Whole numbers read from the database, written into the SQL as they are.
@@ -517,7 +517,7 @@ export class EventRepository {
    * reorders); null when its source is not the events table alone. The statement's only parameters before its FROM
    * are the set's, placed there (its select list holds none).
    */
-  private fromSet(setSql: string, setParams: unknown[], statement: SelectQueryBuilder<EventEntity>): [string, unknown[]] | null {
+  private fromSet(setSql: string, setParams: unknown[], statement: SelectStatement): [string, unknown[]] | null {
     const [sql, params] = statement.getQueryAndParameters();
     const quote = (name: string) => this.dataSource.driver.escape(name);
     const join = this.dataSource.options.type === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
@@ -536,7 +536,7 @@ export class EventRepository {
    * (`STRAIGHT_JOIN`; on SQLite a `CROSS JOIN`, which its planner never reorders). Null when the list is not such
    * a one.
    */
-  private wordDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectQueryBuilder<EventEntity>): [string, unknown[]] | null {
+  private wordDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectStatement): [string, unknown[]] | null {
     const starts = startBounds(filter);
     if (!filter.search?.length || (starts.from === undefined && starts.to === undefined)) return null;
     const [first, ...rest] = filter.search;
@@ -592,7 +592,7 @@ export class EventRepository {
    * word's set as one probed while walking the index.
    */
   private pageStatement(filter: EventListFilter, walk: boolean, offset: number, limit: number): [string, unknown[]] {
-    const ordered = (qb: SelectQueryBuilder<EventEntity>) => qb.select('e.id', 'id').addSelect('e.start_utc', 'start_utc').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').offset(offset).limit(limit);
+    const ordered = (qb: SelectStatement) => qb.select('e.id', 'id').addSelect('e.start_utc', 'start_utc').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').offset(offset).limit(limit);
     const fromSet = (rest: EventListFilter) => ordered(this.filtered(rest, false, { besideSet: true }));
     const type = this.dataSource.options.type;
     const driven = walk ? null : type === 'mysql' ? (this.wordDriven(filter, fromSet) ?? this.radiusDriven(filter, fromSet)) : this.linkDriven(filter, (rest) => ordered(this.filtered(rest, true)));

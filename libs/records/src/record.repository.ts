@@ -1,6 +1,6 @@
 import { likeStartsWith } from '@calendar/i18n';
 import { can } from '@calendar/shared/auth';
-import { TranslatedLoader } from '@calendar/shared/database';
+import { Conditions, TranslatedLoader } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchTerm } from '@calendar/shared/search';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
@@ -24,7 +24,7 @@ export interface RecordListFilter {
  * published records; authors and contributors also their own of any status but trash; editors and
  * administrators everything but trash. An explicit status list narrows that, trash included.
  */
-export function applyVisibility<T extends object>(qb: SelectQueryBuilder<T>, alias: string, caller: Caller | null, statuses?: RecordStatus[]): void {
+export function applyVisibility(qb: Conditions, alias: string, caller: Caller | null, statuses?: RecordStatus[]): void {
   if (statuses) {
     qb.andWhere(`${alias}.status IN (:...statuses)`, { statuses });
     if (!can.readOthersPrivate(caller)) {

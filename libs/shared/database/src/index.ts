@@ -20,3 +20,4 @@ export * from './sync-token';
 export * from './change-rows';
 export * from './conditional-write';
 export * from './database-metrics';
+export * from './select-statement';
