@@ -26,6 +26,11 @@ describe('JsonTemplate', () => {
     const named = JsonTemplate.of({ 'a"b': 1, 'c\\d': 2, 'e\nf': 3, g: 4 }, ['a"b', 'c\\d', 'e\nf']);
     expect(named.fill({ 'a"b': '5', 'c\\d': '"x"', 'e\nf': 'null' })).toBe('{"a\\"b":5,"c\\\\d":"x","e\\nf":null,"g":4}');
   });
+
+  it('fills open members in the order the object holds them, whatever the order they are named in, each once', () => {
+    const template = JsonTemplate.of({ a: 1, venue: [], b: 'x\\y', tags: [], c: true }, ['tags', 'venue', 'tags', 'missing']);
+    expect(template.fill({ tags: '["t"]', venue: '{"id":3}', missing: '"never"' })).toBe('{"a":1,"venue":{"id":3},"b":"x\\\\y","tags":["t"],"c":true}');
+  });
 });
 
 describe('JsonText', () => {

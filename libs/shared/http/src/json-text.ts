@@ -85,23 +85,27 @@ export class JsonTemplate<K extends string = string> {
     // control character and a nonce of this process), then the text cut at the markers: one native call instead of
     // one per member.
     const copy: Record<string, unknown> = { ...value };
-    const opened: K[] = [];
-    for (const key of Object.keys(copy)) {
+    const opened: { key: K; marker: string; at: number }[] = [];
+    // Only the open members are looked at (a rendering has some forty members, and a few open).
+    for (const key of open) {
       const member = copy[key];
-      if (member === undefined || typeof member === 'function' || typeof member === 'symbol' || !(open as readonly string[]).includes(key)) continue;
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol' || !Object.prototype.hasOwnProperty.call(copy, key) || opened.some((other) => other.key === key)) continue;
       copy[key] = `${MARK}${key}${MARK}`;
-      opened.push(key as K);
+      // The marker as JSON writes it, without its opening quote: a name with a quote, a backslash or a control
+      // character is escaped in it.
+      opened.push({ key, marker: `${MARK_JSON}${JSON.stringify(key).slice(1, -1)}${MARK_JSON}"`, at: -1 });
     }
     const text = JSON.stringify(copy);
+    // Found by their first character, the escaped control character, which a JSON text holds rarely (a quote, which
+    // opens them, begins every name); in the order the text holds them.
+    for (const member of opened) member.at = text.indexOf(member.marker) - 1;
+    opened.sort((a, b) => a.at - b.at);
     const pieces: string[] = [];
     let from = 0;
-    for (const key of opened) {
-      // The marker as JSON writes it: a name with a quote, a backslash or a control character is escaped in it.
-      const marker = `"${MARK_JSON}${JSON.stringify(key).slice(1, -1)}${MARK_JSON}"`;
-      const at = text.indexOf(marker, from);
+    for (const { key, marker, at } of opened) {
       // Slices of the one flat text: together they hold about that text, and no tree of small strings.
       pieces.push(text.slice(from, at), key);
-      from = at + marker.length;
+      from = at + 1 + marker.length;
     }
     pieces.push(text.slice(from));
     return new JsonTemplate<K>(pieces);
