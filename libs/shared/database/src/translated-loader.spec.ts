@@ -1,6 +1,15 @@
 import { Column, DataSource, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, Relation } from 'typeorm';
 import { TranslatedLoader } from './translated-loader';
 
+/** An embedded object's columns (`place_city`, `place_rank`). */
+class Place {
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  city: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  rank: number;
+}
+
 @Entity('things')
 class Thing {
   @PrimaryGeneratedColumn()
@@ -14,6 +23,13 @@ class Thing {
 
   @Column({ type: 'varchar', length: 20, nullable: true })
   note: string | null;
+
+  /** Read through a transformer: stored in capitals, read in lower case. */
+  @Column({ type: 'varchar', length: 20, default: '', transformer: { to: (value: string) => value.toUpperCase(), from: (value: string) => value.toLowerCase() } })
+  code: string;
+
+  @Column(() => Place)
+  place: Place;
 
   @OneToMany(() => ThingText, (text) => text.thing)
   translations: Relation<ThingText[]>;
@@ -41,9 +57,9 @@ describe('TranslatedLoader', () => {
     dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:', entities: [Thing, ThingText], synchronize: true });
     await dataSource.initialize();
     await dataSource.getRepository(Thing).insert([
-      { flag: true, startsAt: new Date('2030-01-02T03:04:05Z'), note: 'a' },
-      { flag: false, startsAt: new Date('2031-01-01T00:00:00Z'), note: null },
-      { flag: false, startsAt: new Date('2032-06-30T23:59:59Z'), note: 'c' },
+      { flag: true, startsAt: new Date('2030-01-02T03:04:05Z'), note: 'a', code: 'Ab', place: { city: 'Lyon', rank: 2 } },
+      { flag: false, startsAt: new Date('2031-01-01T00:00:00Z'), note: null, code: 'cd', place: { city: null, rank: 0 } },
+      { flag: false, startsAt: new Date('2032-06-30T23:59:59Z'), note: 'c', code: 'EF', place: { city: 'Oslo', rank: 5 } },
     ]);
     await dataSource.getRepository(ThingText).insert([
       { thingId: 1, lang: 'en' },
@@ -62,6 +78,11 @@ describe('TranslatedLoader', () => {
     expect(loaded[0]).toBeInstanceOf(Thing);
     expect(loaded[1].startsAt).toEqual(new Date('2030-01-02T03:04:05Z'));
     expect(loaded[1].flag).toBe(true);
+    expect(loaded.map((thing) => [thing.code, thing.place])).toEqual([
+      ['ef', { city: 'Oslo', rank: 5 }],
+      ['ab', { city: 'Lyon', rank: 2 }],
+      ['cd', { city: null, rank: 0 }],
+    ]);
     expect(loaded[2].translations).toEqual([]);
     expect(await new TranslatedLoader(dataSource, Thing).load([])).toEqual([]);
   });
