@@ -136,8 +136,9 @@ export class RecordReader<E extends RecordEntity, T extends RecordTranslationEnt
       const responses = await this.presentMany(records, scope, false);
       return new Map(records.map((record, index) => [record.id, { status: record.status, authorId: record.authorId, response: new JsonText<R>(Buffer.from(JSON.stringify(responses[index]))) }]));
     });
-    const readable = [...rendered].filter(([, fragment]) => readAccess(fragment, scope.caller) === 'ok');
-    return new Map(readable.map(([id, fragment]) => [id, fragment.response]));
+    const readable = new Map<number, JsonText<R>>();
+    for (const [id, fragment] of rendered) if (readAccess(fragment, scope.caller) === 'ok') readable.set(id, fragment.response);
+    return readable;
   }
 
   /** Response objects of records, with their images loaded in one query. */

@@ -276,16 +276,21 @@ export class TermService {
       return new Map(
         terms.map((term) => {
           const response = this.present(term, context);
-          return [term.id, { taxonomy: response.taxonomy, template: JsonTemplate.of<'count'>(response, ['count']) }];
+          const template = JsonTemplate.of<'count'>(response, ['count']);
+          // The text at the count last filled in, made at once: kept with the template (counted in its size twice
+          // over), it is filled again only when the count moves.
+          return [term.id, { taxonomy: response.taxonomy, template, filled: { count: response.count, json: new JsonText<TermResponse>(template.fill({ count: String(response.count) })) } }];
         }),
       );
     });
     const counts = await this.fragments.many('term counts', '', [...kept.keys()], context, (missing) => this.repository.countsOf(missing));
     const embedded = new Map<number, EmbeddedTerm>();
-    for (const [id, { taxonomy, template }] of kept) {
+    for (const [id, rendering] of kept) {
       const count = counts.get(id);
       // A term deleted since its rendering was kept has no count: it is gone.
-      if (count !== undefined) embedded.set(id, { taxonomy, json: new JsonText<TermResponse>(template.fill({ count: String(count) })) });
+      if (count === undefined) continue;
+      if (rendering.filled.count !== count) rendering.filled = { count, json: new JsonText<TermResponse>(rendering.template.fill({ count: String(count) })) };
+      embedded.set(id, { taxonomy: rendering.taxonomy, json: rendering.filled.json });
     }
     return embedded;
   }

@@ -41,8 +41,8 @@ export class FragmentCache {
    * `compute`.
    */
   async many<T>(part: KeptPart, language: string, ids: number[], scope: Pick<ReadScope, 'origin' | 'versions'>, compute: (missing: number[]) => Promise<Map<number, T>>): Promise<Map<number, T>> {
-    const unique = [...new Set(ids)];
-    if (this.capacity === 0 || unique.length === 0) return compute(unique);
+    const unique = new Set(ids);
+    if (this.capacity === 0 || unique.size === 0) return compute([...unique]);
     // Read before loading: what is loaded is then at least as new as the version it is kept under.
     const versions = await dataVersionsFor(scope.versions, this.versions);
     const version = keptVersion(versions, part);
@@ -55,13 +55,18 @@ export class FragmentCache {
       if (entry) found.set(id, entry.value as T);
       else missing.push(id);
     }
-    if (missing.length > 0) {
-      for (const [id, value] of await compute(missing)) {
-        this.keep(keyOf(id), version, value);
-        found.set(id, value);
-      }
+    // All kept (what a list's venues, organizers and terms mostly are): found in the order asked.
+    if (missing.length === 0) return found;
+    for (const [id, value] of await compute(missing)) {
+      this.keep(keyOf(id), version, value);
+      found.set(id, value);
     }
-    return new Map(unique.filter((id) => found.has(id)).map((id) => [id, found.get(id) as T]));
+    const ordered = new Map<number, T>();
+    for (const id of unique) {
+      const value = found.get(id);
+      if (value !== undefined) ordered.set(id, value);
+    }
+    return ordered;
   }
 
   /** One value derived from a part alone (whatever the language and origin), kept per version of the part. */
