@@ -3,7 +3,7 @@ import { RequestContext } from '@calendar/i18n';
 import { OrganizerResponse, OrganizerService } from '@calendar/organizer';
 import { mayModify, MediaEntity, RecordServiceDeps } from '@calendar/records';
 import { CacheRegistry, entryKey, RevisionCache } from '@calendar/shared/cache';
-import { JsonTemplate, JsonText } from '@calendar/shared/http';
+import { JsonPart, JsonTemplate, JsonText } from '@calendar/shared/http';
 import { TermResponse, TermService } from '@calendar/taxonomy';
 import { VenueResponse, VenueService } from '@calendar/venue';
 import { EventJsonLdOwn, EventJsonLdOwnTexts, eventJsonLd, eventJsonLdOwn, eventJsonLdOwnTexts, eventJsonLdText, EventResponse, mapEvent, organizerJsonLdText, placeJsonLdText } from '../dto/event.mapper';
@@ -72,6 +72,9 @@ interface KeptEvent {
   jsonLd?: EventJsonLdOwn;
 }
 
+/** An empty list of embedded records, as a part of an answer. */
+const EMPTY_LIST: readonly JsonPart[] = ['[]'];
+
 /** The open members as a model leaves them empty. */
 const EMPTY: Record<Open, string> = { categories: '[]', tags: '[]', venue: '[]', organizer: '[]', json_ld: '{}' };
 /** Records rendered at a time when many are missing (a sync page, a feed); a list page of up to 100 is one slice. */
@@ -110,13 +113,23 @@ export class EventPresenter {
     // One after the other: in parallel, each request would hold two connections of the pool.
     const linked = await this.linked(links, scope);
     const own = await this.own(heads, scope, as, false);
-    const list = (items: JsonText[]) => `[${items.map((item) => item.text).join(',')}]`;
+    // The kept texts (and bytes: venues and organizers are kept as bytes) placed as they are, between brackets.
+    const list = (items: JsonText[]): readonly JsonPart[] => {
+      if (items.length === 0) return EMPTY_LIST;
+      const parts: JsonPart[] = ['['];
+      items.forEach((item, index) => {
+        if (index > 0) parts.push(',');
+        parts.push(item.part);
+      });
+      parts.push(']');
+      return parts;
+    };
     return own.map(({ event, kept: { template, jsonLd } }) => {
       const { venues, organizers, categories, tags } = linked(event.id);
       const parts = template.parts({
         categories: list(categories),
         tags: list(tags),
-        venue: venues.length === 1 ? venues[0].text : list(venues),
+        venue: venues.length === 1 ? venues[0].part : list(venues),
         organizer: list(organizers),
         json_ld: jsonLd ? jsonLdText(jsonLd, venues, organizers) : '',
       });

@@ -33,6 +33,21 @@ describe('JsonTemplate', () => {
   });
 });
 
+describe('JsonTemplate with bytes', () => {
+  it('fills members given as bytes or in parts, as text and as the same bytes', () => {
+    const template = JsonTemplate.of({ id: 1, venue: [], organizer: [], title: 'Été' }, ['venue', 'organizer']);
+    const venue = Buffer.from('{"venue":"Salle Pleyel — 東京"}');
+    const members = { venue, organizer: ['[', Buffer.from('{"id":2}'), ',', '{"id":3}', ']'] };
+    const expected = '{"id":1,"venue":{"venue":"Salle Pleyel — 東京"},"organizer":[{"id":2},{"id":3}],"title":"Été"}';
+    expect(template.fill(members)).toBe(expected);
+    const text = new JsonText(template.parts(members));
+    expect([text.text, text.part, answerBody(text)]).toEqual([expected, expected, Buffer.from(expected)]);
+    expect(listBytes('events', [text, new JsonText(venue)], { total: 2 })).toEqual(Buffer.from(`{"events":[${expected},{"venue":"Salle Pleyel — 東京"}],"total":2}`));
+    // Kept as it was given: a text, or bytes.
+    expect([new JsonText('{}').part, new JsonText(venue).part]).toEqual(['{}', venue]);
+  });
+});
+
 describe('JsonText', () => {
   it('serialises to the value it encodes wherever it is nested', () => {
     expect(JSON.stringify({ items: [new JsonText('{"a":[1,"é"]}')] })).toBe('{"items":[{"a":[1,"é"]}]}');

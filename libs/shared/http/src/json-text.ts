@@ -9,13 +9,18 @@ export class JsonText<T = unknown> {
   declare readonly value?: T;
 
   /**
-   * `body`: the text; its UTF-8 bytes, for an answer written as bytes (`listBytes`); or texts that make it one after
-   * the other (`JsonTemplate.parts`), which an answer writes as they are, never joined into one text first.
+   * `body`: the text; its UTF-8 bytes, for an answer written as bytes (`listBytes`); or texts and bytes that make it
+   * one after the other (`JsonTemplate.parts`), which an answer writes as they are, never joined into one text first.
    */
-  constructor(readonly body: string | Buffer | readonly string[]) {}
+  constructor(readonly body: string | Buffer | readonly JsonPart[]) {}
 
   get text(): string {
-    return typeof this.body === 'string' ? this.body : Buffer.isBuffer(this.body) ? this.body.toString('utf8') : this.body.join('');
+    return typeof this.body === 'string' ? this.body : Buffer.isBuffer(this.body) ? this.body.toString('utf8') : joinParts(this.body);
+  }
+
+  /** The text or its bytes, as kept (a text in parts joined): one part of another answer. */
+  get part(): JsonPart {
+    return typeof this.body === 'string' || Buffer.isBuffer(this.body) ? this.body : joinParts(this.body);
   }
 
   toJSON(): T {
@@ -39,13 +44,13 @@ export function answerBody(answer: unknown): string | Buffer {
  * `JSON.stringify` gives them; a list's or a sync page's body.
  */
 export function listBytes(key: string, items: readonly unknown[], rest: Record<string, unknown>): Buffer {
-  const parts = [`{${JSON.stringify(key)}:[`];
+  const parts: JsonPart[] = [`{${JSON.stringify(key)}:[`];
   items.forEach((item, index) => {
     if (index > 0) parts.push(',');
     // An item in parts (an event filled into its kept template) is written part by part: joining them would make a
     // text per item, each a copy the collector then frees.
     if (item instanceof JsonText && typeof item.body !== 'string' && !Buffer.isBuffer(item.body)) parts.push(...item.body);
-    else parts.push(item instanceof JsonText ? item.text : JSON.stringify(item));
+    else parts.push(item instanceof JsonText ? item.part : JSON.stringify(item));
   });
   const members = JSON.stringify(rest);
   parts.push(members === '{}' ? ']}' : `],${members.slice(1)}`);
@@ -57,13 +62,26 @@ export function listBytes(key: string, items: readonly unknown[], rest: Record<s
  * events, megabytes) is written so rather than joined into one text first: that text, and the flat copy encoding it
  * would make, are objects of megabytes on the heap, each one more collection of the old generation.
  */
-function jsonBytes(parts: readonly string[]): Buffer {
+function jsonBytes(parts: readonly JsonPart[]): Buffer {
   let size = 0;
-  for (const part of parts) size += Buffer.byteLength(part);
+  for (const part of parts) size += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   const bytes = Buffer.allocUnsafeSlow(size);
   let at = 0;
-  for (const part of parts) at += bytes.write(part, at);
+  for (const part of parts) at += typeof part === 'string' ? bytes.write(part, at) : part.copy(bytes, at);
   return bytes;
+}
+
+/**
+ * A piece of JSON text: a string, or its UTF-8 bytes (the kept renderings of venues and organizers are kept as bytes,
+ * and are copied into an answer's bytes as they are, not decoded into a string per event shown).
+ */
+export type JsonPart = string | Buffer;
+
+/** The text of parts written one after the other. */
+function joinParts(parts: readonly JsonPart[]): string {
+  let text = '';
+  for (const part of parts) text += typeof part === 'string' ? part : part.toString('utf8');
+  return text;
 }
 
 /** What marks an open member while a template is made: a control character and a nonce, as a string and in JSON. */
@@ -119,14 +137,25 @@ export class JsonTemplate<K extends string = string> {
   }
 
   /** The text with each open member's JSON text filled in. */
-  fill(members: Record<K, string>): string {
-    return this.parts(members).join('');
+  fill(members: Record<K, JsonPart | readonly JsonPart[]>): string {
+    return joinParts(this.parts(members));
   }
 
-  /** The texts that make `fill`'s text one after the other: the kept pieces and the members' texts in turn. */
-  parts(members: Record<K, string>): string[] {
-    const parts = this.pieces.slice();
-    for (let index = 1; index < parts.length; index += 2) parts[index] = members[parts[index] as K];
+  /**
+   * The texts and bytes that make `fill`'s text one after the other: the kept pieces and the members' in turn (a
+   * member given in parts, its parts).
+   */
+  parts(members: Record<K, JsonPart | readonly JsonPart[]>): JsonPart[] {
+    const parts: JsonPart[] = [];
+    for (let index = 0; index < this.pieces.length; index += 1) {
+      const piece = this.pieces[index];
+      if (index % 2 === 0) parts.push(piece);
+      else {
+        const member = members[piece as K];
+        if (Array.isArray(member)) for (const part of member as readonly JsonPart[]) parts.push(part);
+        else parts.push(member as JsonPart);
+      }
+    }
     return parts;
   }
 }
