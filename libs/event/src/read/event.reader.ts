@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { mayModify, readAccess, RecordException, RecordRepository, RecordServiceDeps, RecordTarget } from '@calendar/records';
 import { can } from '@calendar/shared/auth';
-import { holdDataVersions } from '@calendar/shared/database';
+import { beginAssuming, holdDataVersions } from '@calendar/shared/database';
 import { assertPageExists, VersionsHolder } from '@calendar/shared/http';
 import { OrganizerService } from '@calendar/organizer';
 import { TermService } from '@calendar/taxonomy';
@@ -102,9 +102,7 @@ export class EventReader {
   /** The events of a list page (SPEC §4.4): parameters checked, filter resolved, total counted, rows and links read. */
   async page(query: ListEventsQueryDto, scope: RequestContext, { withRecords = false }: { withRecords?: boolean } = {}): Promise<EventPage> {
     const { language, origin, versions } = scope;
-    const { filter, effective } = await this.listQuery(query, scope);
-    const window = this.walkWindow(filter);
-    const total = await this.keptTotal(filter, versions, window);
+    const { filter, effective, window, total } = await this.resolvedAndCounted(query, scope);
     assertPageExists('event', query, total);
     const offset = (query.page - 1) * query.per_page;
     // A page far into its window starts reading at the day it begins on (from the totals per day), not at the
@@ -115,6 +113,30 @@ export class EventReader {
     const { heads, links, records } = await this.events.page(read, skip, query.per_page, await this.howToRead(read, window, skip + query.per_page, total, versions), withRecords);
     const { translation_language: _language, page: _page, ...filters } = query;
     return { heads, links, records, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
+  }
+
+  /**
+   * A list's filter (`listQuery`) and total. The filter's venues, organizers and terms are taken from their kept
+   * values at the versions the process saw last, without a round trip for the versions first (`beginAssuming`): the
+   * total reads them with its count. Should a part taken so have moved since (written meanwhile, through any
+   * instance), or the filter be refused from such values, the filter is resolved and counted again at the versions
+   * the read now holds, against which kept values are then checked.
+   */
+  private async resolvedAndCounted(query: ListEventsQueryDto, scope: RequestContext): Promise<EventListQuery & { window: EventListFilter | null; total: number }> {
+    const { versions } = scope;
+    const resolve = async () => {
+      const made = await this.listQuery(query, scope);
+      const window = this.walkWindow(made.filter);
+      return { ...made, window, total: await this.keptTotal(made.filter, versions, window) };
+    };
+    beginAssuming(versions);
+    try {
+      const made = await resolve();
+      if (await this.deps.fragments.assumptionsHold(versions)) return made;
+    } catch (error) {
+      if (await this.deps.fragments.assumptionsHold(versions)) throw error;
+    }
+    return resolve();
   }
 
   /**

@@ -70,6 +70,7 @@ export class CountMemo {
       const result = await counted(true);
       if (!result.versions) throw new Error(`The count of ${key} did not read the data versions it was asked for`);
       holdDataVersions(read, result.versions);
+      this.versions.observe(result.versions);
       if (this.capacity > 0) {
         this.keep(key, { count: result.count, version: result.versions.global, slots: result.versions.slots });
         for (const other of result.also ?? []) this.keep(other.key, { count: other.count, version: result.versions.global, slots: result.versions.slots });

@@ -43,7 +43,19 @@ export interface DataVersions {
 
 /** Where the current data versions come from (the database; every write transaction moves them on). */
 export abstract class DataVersionSource {
+  private newest?: DataVersions;
+
   abstract read(): Promise<DataVersions>;
+
+  /** The newest data versions this process has seen read (none yet: undefined). */
+  get latest(): DataVersions | undefined {
+    return this.newest;
+  }
+
+  /** Notes versions a read saw (here, or in a statement that read them with its rows). */
+  observe(versions: DataVersions): void {
+    if (this.newest === undefined || versions.global > this.newest.global) this.newest = versions;
+  }
 
   async current(): Promise<number> {
     return (await this.read()).global;
@@ -60,6 +72,41 @@ export function dataVersionsFor(holder: VersionsHolder, versions: DataVersionSou
   holder.dataVersions ??= versions.read();
   // A holder is filled here only.
   return holder.dataVersions as Promise<DataVersions>;
+}
+
+/**
+ * Lets a read use kept values of the parts (venues, organizers, terms) at the versions the process saw last, before
+ * it holds data versions of its own, noting each part it so assumes (`assumedVersions`, `assume`); the read then
+ * holds versions (read with its first statement that reads them, such as a list's total) and checks the assumptions
+ * (`assumptionsHold`). A list filtered by a category, a venue, an organizer or a radius resolves its filter from
+ * kept values without a round trip of its own for the versions, which its total reads anyway. Nothing to do when
+ * the read holds versions already.
+ */
+export function beginAssuming(holder: VersionsHolder): void {
+  if (holder.dataVersions === undefined) holder.assumed ??= new Map();
+}
+
+/** The versions a read assuming (`beginAssuming`) and holding none yet may use: the newest the process saw. */
+export function assumedVersions(holder: VersionsHolder, versions: DataVersionSource): DataVersions | undefined {
+  return holder.assumed !== undefined && holder.dataVersions === undefined ? versions.latest : undefined;
+}
+
+/** Notes that a read used a kept value of `part` at `version` before holding data versions. */
+export function assume(holder: VersionsHolder, part: KeptPart, version: number): void {
+  holder.assumed?.set(part, version);
+}
+
+/**
+ * Ends a read's assuming: whether every part it assumed has, in the data versions it holds (read now if it holds
+ * none), the version it assumed. When not, what it made of those values is to be made again: it now holds versions,
+ * and kept values are checked against them.
+ */
+export async function assumptionsHold(holder: VersionsHolder, versions: DataVersionSource): Promise<boolean> {
+  const assumed = holder.assumed;
+  holder.assumed = undefined;
+  if (assumed === undefined || assumed.size === 0) return true;
+  const held = await dataVersionsFor(holder, versions);
+  return [...assumed].every(([part, version]) => keptVersion(held, part as KeptPart) === version);
 }
 
 /** The version the edge keeps answers under, from the data versions (the response cache's port). */
@@ -207,7 +254,11 @@ export class SharedReads<T> {
 export class DatabaseDataVersion extends DataVersionSource {
   // A row per slot: the same values as `versionsColumns` as one row cost this client less CPU, but cost the server
   // more (its subqueries), and the server shares the machine's cores: reads at 10 at once took longer.
-  private readonly reads = new SharedReads(async () => versionsOf(await this.dataSource.query(`SELECT slot, writes, ${DATA_PARTS.join(', ')} FROM version_slots`)));
+  private readonly reads = new SharedReads(async () => {
+    const versions = versionsOf(await this.dataSource.query(`SELECT slot, writes, ${DATA_PARTS.join(', ')} FROM version_slots`));
+    this.observe(versions);
+    return versions;
+  });
 
   constructor(private readonly dataSource: DataSource) {
     super();

@@ -1,6 +1,7 @@
 import { approximateBytes, CacheRegistry, ENTRY_OVERHEAD_BYTES } from '@calendar/shared/cache';
 import { FragmentCache } from './fragment-cache';
-import { DataVersions, DataVersionSource } from './data-version';
+import type { VersionsHolder } from '@calendar/shared/http';
+import { beginAssuming, DataVersions, DataVersionSource } from './data-version';
 
 class Versions extends DataVersionSource {
   version = 1;
@@ -9,6 +10,15 @@ class Versions extends DataVersionSource {
   async read(): Promise<DataVersions> {
     this.reads += 1;
     return { global: this.version, parts: { venues: this.venues }, slots: [this.version] };
+  }
+}
+
+/** Versions noted as the database's source notes them, at each read. */
+class ObservedVersions extends Versions {
+  override async read(): Promise<DataVersions> {
+    const versions = await super.read();
+    this.observe(versions);
+    return versions;
   }
 }
 
@@ -164,5 +174,40 @@ describe('FragmentCache', () => {
       if (round % 100 === 0) expect([...memo.keys.values()].reduce((sum, ids) => sum + ids.size, 0)).toBe(memo.keyCount);
     }
     expect(most).toBeGreaterThan(19_000);
+  });
+
+  it('lets a read that checks later take a value kept at the versions seen last, and tells whether they held', async () => {
+    const versions = new ObservedVersions();
+    const cache = new FragmentCache(versions, PLENTY);
+    let made = 0;
+    const make = async () => `venues ${versions.venues} #${(made += 1)}`;
+    // Nothing seen yet: read as any other, then kept at venues version 1.
+    const first: VersionsHolder = {};
+    beginAssuming(first);
+    expect(await cache.value('venues', 'near', first, make)).toBe('venues 1 #1');
+    expect([versions.reads, first.assumed?.size]).toEqual([1, 0]);
+    expect(await cache.assumptionsHold(first)).toBe(true);
+    // Taken without reading the versions; the check reads them, and the value held.
+    const second: VersionsHolder = {};
+    beginAssuming(second);
+    expect(await cache.value('venues', 'near', second, make)).toBe('venues 1 #1');
+    expect([versions.reads, second.dataVersions, [...(second.assumed ?? [])]]).toEqual([1, undefined, [['venues', 1]]]);
+    expect(await cache.assumptionsHold(second)).toBe(true);
+    expect([versions.reads, second.assumed]).toEqual([2, undefined]);
+    // A venue written since (through another instance): taken at the version seen last, it does not hold...
+    versions.venues = 2;
+    versions.version = 2;
+    const third: VersionsHolder = {};
+    beginAssuming(third);
+    expect(await cache.value('venues', 'near', third, make)).toBe('venues 1 #1');
+    expect(await cache.assumptionsHold(third)).toBe(false);
+    // ... and, the read now holding versions, it is made again at them.
+    expect(await cache.value('venues', 'near', third, make)).toBe('venues 2 #2');
+    // A read that holds versions already assumes nothing.
+    const fourth: VersionsHolder = { dataVersions: versions.read() };
+    beginAssuming(fourth);
+    expect(fourth.assumed).toBeUndefined();
+    expect(await cache.value('venues', 'near', fourth, make)).toBe('venues 2 #2');
+    expect(await cache.assumptionsHold(fourth)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { approximateBytes, BoundedMap, CacheRegistry, ENTRY_OVERHEAD_BYTES, entryKey } from '@calendar/shared/cache';
 import type { ReadScope } from '@calendar/shared/http';
 import type { VersionsHolder } from '@calendar/shared/http';
-import { dataVersionsFor, DataVersionSource, KeptPart, keptVersion } from './data-version';
+import { assume, assumedVersions, assumptionsHold, dataVersionsFor, DataVersionSource, KeptPart, keptVersion } from './data-version';
 
 /** Keys of records kept made once however few entries the cache holds yet. */
 const KEYS_KEPT_AT_LEAST = 10_000;
@@ -69,12 +69,31 @@ export class FragmentCache {
     return ordered;
   }
 
+  /**
+   * Ends a read's assuming (`beginAssuming`): whether the kept values it took at assumed versions are those of the
+   * versions it holds (see `assumptionsHold`).
+   */
+  assumptionsHold(read: VersionsHolder): Promise<boolean> {
+    return assumptionsHold(read, this.versions);
+  }
+
   /** One value derived from a part alone (whatever the language and origin), kept per version of the part. */
   async value<T>(part: KeptPart, key: string, read: VersionsHolder, compute: () => Promise<T>): Promise<T> {
     if (this.capacity === 0) return compute();
+    const valueKey = entryKey(part, '', key);
+    // A read that checks later (`beginAssuming`) takes a value kept at the part's version the process saw last.
+    const assumed = assumedVersions(read, this.versions);
+    if (assumed !== undefined) {
+      const version = keptVersion(assumed, part);
+      // Looked at first without counting a miss: a value not kept at that version is looked up as any other.
+      const entry = this.entries.peek(valueKey)?.version === version ? this.entries.get(valueKey) : undefined;
+      if (entry) {
+        assume(read, part, version);
+        return entry.value as T;
+      }
+    }
     const versions = await dataVersionsFor(read, this.versions);
     const version = keptVersion(versions, part);
-    const valueKey = entryKey(part, '', key);
     const entry = this.entries.get(valueKey, (kept) => kept.version === version);
     if (entry) return entry.value as T;
     const value = await compute();

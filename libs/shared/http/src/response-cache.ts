@@ -163,6 +163,11 @@ export class ResponseCache {
 export interface VersionsHolder {
   /** Filled by the database library's `dataVersionsFor` (its `DataVersions`); only `global` is read here. */
   dataVersions?: Promise<{ global: number }>;
+  /**
+   * While set (a read that checks later, `beginAssuming` of the database library): the versions of the parts whose
+   * kept values the read used before holding any data versions, taken from the last versions the process saw.
+   */
+  assumed?: Map<string, number>;
 }
 
 /** The versions holder of a request, made on first use. */
