@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, SearchSql, SearchTerm } from '@calendar/shared/search';
+import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, searchRuns, SearchSql, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
 import { ChangeRange, DataVersions, geoCellSql, insertOnly, linkCellsUpdate, parseSlots, partsSubquery, SelectStatement, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
@@ -81,7 +81,7 @@ function withoutLink(filter: EventListFilter, range: LinkRange): EventListFilter
 }
 
 /** How a page's rows are found: `false` from the filter's sets, `true` walking the listing index, or along a link's index. */
-export type PageRead = boolean | LinkRange;
+export type PageRead = boolean | LinkRange | 'word';
 
 export interface EventLinks {
   venues: Map<number, number[]>;
@@ -163,6 +163,19 @@ export function limitsAsParameters(sql: string, params: unknown[]): [string, unk
  * The widest bounds on the start that every event of `filter` meets, from its own bounds and those they imply (an
  * event that ends by B starts by B): the search rows of a window are read over them (`SearchSql.starts`).
  */
+/**
+ * A page of `limit` events from `offset` out of runs each in (start, id) order (statements selecting `id` and
+ * `start_utc`): one run paged as it is; several merged, the first `offset + limit` of each (the first events of the
+ * merge are among the first of each run, and UNION drops an event met twice).
+ */
+function mergedRuns(runs: [string, unknown[]][], offset: number, limit: number): [string, unknown[]] {
+  // Whole numbers of the request's paging (checked by its DTO), written into the SQL as they are.
+  if (![offset, limit].every(Number.isSafeInteger)) throw new Error('a page read in runs needs whole-number paging');
+  if (runs.length === 1) return [`${runs[0][0]} LIMIT ${limit} OFFSET ${offset}`, runs[0][1]];
+  const merged = runs.map(([sql]) => `(${sql} LIMIT ${offset + limit})`).join(' UNION ');
+  return [`SELECT u.id AS id, u.start_utc AS start_utc FROM (${merged}) u ORDER BY u.start_utc ASC, u.id ASC LIMIT ${limit} OFFSET ${offset}`, runs.flatMap(([, params]) => params)];
+}
+
 function startBounds(filter: EventListFilter): { from?: string; to?: string } {
   const latest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date > found) ? date : found), undefined);
   const earliest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date < found) ? date : found), undefined);
@@ -572,7 +585,7 @@ export class EventRepository {
    * `filtered`); a `LinkRange` reads it along that link's start-ordered index (`alongLink`).
    */
   async page(filter: EventListFilter, offset: number, limit: number, read: PageRead = false, withRecords = false): Promise<{ heads: EventHead[]; links: EventLinks; records?: EventEntity[] }> {
-    const [built, values] = typeof read === 'object' ? this.alongLink(filter, read, offset, limit) : this.pageStatement(filter, read, offset, limit);
+    const [built, values] = typeof read === 'object' ? this.alongLink(filter, read, offset, limit) : read === 'word' ? this.alongWord(filter, offset, limit) : this.pageStatement(filter, read, offset, limit);
     // SQLite prepares each statement text once and keeps it (better-sqlite3, through TypeORM's statement cache): with
     // its page size and offset as parameters, the pages of one kind of list share one text.
     const [sql, params] = this.dataSource.options.type === 'better-sqlite3' ? limitsAsParameters(built, values) : [built, values];
@@ -637,7 +650,6 @@ export class EventRepository {
     const rest = withoutLink(filter, range);
     const starts = startBounds(filter);
     const quote = (name: string) => this.dataSource.driver.escape(name);
-    const end = offset + limit;
     const runs = range.ids.map((id): [string, unknown[]] => {
       const qb = this.filtered(rest, true).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').andWhere(`${alias}.${column} = :linkId`, { linkId: id });
       if (starts.from !== undefined) qb.andWhere(`${alias}.start_utc >= :linkFrom`, { linkFrom: starts.from });
@@ -647,12 +659,49 @@ export class EventRepository {
       if (run === null) throw new Error('a page along a link needs the events table as the statement\'s only source');
       return [`${run} ORDER BY ${alias}.start_utc ASC, ${alias}.event_id ASC`, params];
     });
-    // Whole numbers of the request's paging (checked by its DTO), written into the SQL as they are.
-    if (![offset, limit].every(Number.isSafeInteger)) throw new Error('a page along a link needs whole-number paging');
-    if (runs.length === 1) return [`${runs[0][0]} LIMIT ${limit} OFFSET ${offset}`, runs[0][1]];
-    // The first `end` events of the merge are among the first `end` of each run (UNION drops an event met twice).
-    const merged = runs.map(([sql]) => `(${sql} LIMIT ${end})`).join(' UNION ');
-    return [`SELECT u.id AS id, u.start_utc AS start_utc FROM (${merged}) u ORDER BY u.start_utc ASC, u.id ASC LIMIT ${limit} OFFSET ${offset}`, runs.flatMap(([, params]) => params)];
+    return mergedRuns(runs, offset, limit);
+  }
+
+  /**
+   * Whether a searched page is read along its word's start-ordered index rows (`alongWord`): on MySQL and MariaDB,
+   * for a list whose start is bounded and whose only narrowing beyond its window and the caller's visibility is one
+   * search word. Beside a second word, a term, a venue, an organizer, a radius or featured, a run may have to read
+   * past most of the word's rows, probing each event, where the word's set read whole meets the other set as a set.
+   */
+  readsAlongWord(filter: EventListFilter): boolean {
+    const starts = startBounds(filter);
+    const others = [filter.venues, filter.organizers, filter.near, filter.nearVenues, filter.geoloc, filter.featured, filter.postParent, filter.statuses, filter.include, filter.modifiedAfter, filter.modifiedBefore];
+    return (
+      this.dataSource.options.type === 'mysql' &&
+      filter.search?.length === 1 &&
+      (filter.termSets?.length ?? 0) === 0 &&
+      others.every((value) => value === undefined) &&
+      (starts.from !== undefined || starts.to !== undefined)
+    );
+  }
+
+  /**
+   * The statement of a searched page read along its first word's index rows by start (MySQL and MariaDB): the rows
+   * of the word within the list's start bounds in (start, event) order, each joined to its event by key and checked
+   * against the rest of the filter (other words, links and places probed per event, as in a walk), until the page's
+   * end is reached; for a prefix, the longer words' rows too (each event once), the two runs merged (`searchRuns`). A run reads about
+   * as many rows as the page's end when the rest of the filter keeps most of the word's events, and at most the
+   * word's rows of the window, which the page read from the word's set (`wordDriven`) reads and sorts whatever the
+   * page: at a million events, a word's window holds thousands.
+   */
+  private alongWord(filter: EventListFilter, offset: number, limit: number): [string, unknown[]] {
+    const [first, ...others] = filter.search ?? [];
+    const rest: EventListFilter = { ...filter, search: others.length > 0 ? others : undefined };
+    const quote = (name: string) => this.dataSource.driver.escape(name);
+    const runs = searchRuns(first, this.searchSql(filter)).map((run): [string, unknown[]] => {
+      const [sql, params] = this.filtered(rest, true).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').andWhere(run.where, run.params).getQueryAndParameters();
+      const along = this.withSource(sql, () => `FROM search_tokens s FORCE INDEX (ix_search_tokens_start) STRAIGHT_JOIN ${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = s.record_id`);
+      if (along === null || !along.startsWith('SELECT ')) throw new Error('a page along a word needs the events table as the statement\'s only source');
+      // The word's own rows in the index's order; the longer words' sorted, each event once.
+      return run.distinct ? [`SELECT DISTINCT ${along.slice('SELECT '.length)} ORDER BY e.start_utc ASC, e.id ASC`, params] : [`${along} ORDER BY s.start_utc ASC, s.record_id ASC`, params];
+    });
+    if (runs.length === 0) throw new Error('a page along a word needs a bounded start');
+    return mergedRuns(runs, offset, limit);
   }
 
   /** At least as long as the longest event lasts, in seconds (it only grows: an upper bound stays true). */

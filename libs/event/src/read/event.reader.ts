@@ -226,7 +226,8 @@ export class EventReader {
   }
 
   /**
-   * How the page's rows are found. Along the start-ordered index (MySQL and MariaDB)
+   * How the page's rows are found. A searched page on MySQL and MariaDB along its first word's rows by start
+   * (`EventRepository.readsAlongWord`). Else along the start-ordered index (MySQL and MariaDB)
    * of the list's one link (`linkRange`) when that reads fewer rows than the other ways: each of its ids' runs reads
    * about `end` rows, against `end` × window total / total for a walk of the listing index and `total` for the set
    * read whole and sorted. Else by walking the index when the rows expected to the page's end are PAGE_WALK_ROWS at
@@ -237,6 +238,9 @@ export class EventReader {
    */
   private async howToRead(filter: EventListFilter, window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<PageRead> {
     if (window === null || total === 0) return false;
+    // A searched page along its word's rows by start reads at most the word's rows of the window, and stops at the
+    // page's end: fewer than walking the window and probing each event's words, or reading the word's set whole.
+    if (this.events.readsAlongWord(filter)) return 'word';
     const windowTotal = await this.keptTotal(window, versions);
     const range = this.deps.dataSource.options.type === 'mysql' ? linkRange(filter, MAX_RANGE_IDS) : null;
     if (range) {

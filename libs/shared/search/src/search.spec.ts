@@ -1,4 +1,4 @@
-import { foldSearchText, prefixUpperBound, searchConditions, searchEntries, searchTerms, searchTokens } from './search';
+import { foldSearchText, prefixUpperBound, searchConditions, searchEntries, searchRuns, searchTerms, searchTokens } from './search';
 
 describe('search tokens', () => {
   it('folds case, accents, compatibility forms, tags and entities', () => {
@@ -91,5 +91,21 @@ describe('search tokens', () => {
     expect(searchConditions([term], { ...sql, starts: {}, engine: 'mysql' })[0].sql).toBe(
       `e.id IN (SELECT s.record_id FROM search_tokens s WHERE s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language})`,
     );
+  });
+
+  it('reads a term as runs by start within the bounds: the word itself in index order, then the longer words once each', () => {
+    const sql = { kind: 'event', id: 'e.id', translationTable: 'event_translations', ownerColumn: 'event_id', language: 'fr' };
+    const language = '(s.lang = :searchLang OR (s.original = :searchOriginal AND NOT EXISTS (SELECT 1 FROM event_translations x WHERE x.event_id = s.record_id AND x.lang = :searchLang)))';
+    const params = { searchKind: 'event', searchLang: 'fr', searchOriginal: true, runToken: 'jazz', runFrom: '2030-03-01 00:00:00.000', runTo: '2030-03-31 23:59:59.000' };
+    const starts = { from: params.runFrom, to: params.runTo };
+    expect(searchRuns({ token: 'jazz', prefix: true }, { ...sql, starts })).toEqual([
+      { where: `s.kind = :searchKind AND s.token = :runToken AND s.start_utc >= :runFrom AND s.start_utc <= :runTo AND ${language}`, params, distinct: false },
+      { where: `s.kind = :searchKind AND s.token > :runToken AND s.token < :runUpper AND s.start_utc >= :runFrom AND s.start_utc <= :runTo AND ${language}`, params: { ...params, runUpper: 'jaz{' }, distinct: true },
+    ]);
+    // An exact token (a pair of Han characters) is one run; one bound is enough; none, no run.
+    expect(searchRuns({ token: '音乐', prefix: false }, { ...sql, starts: { to: params.runTo } })).toEqual([
+      { where: `s.kind = :searchKind AND s.token = :runToken AND s.start_utc <= :runTo AND ${language}`, params: { ...params, runToken: '音乐', runFrom: undefined }, distinct: false },
+    ]);
+    expect(searchRuns({ token: 'jazz', prefix: true }, { ...sql, starts: {} })).toEqual([]);
   });
 });

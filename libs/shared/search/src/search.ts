@@ -173,7 +173,7 @@ function tokensThrough(index: string, engine: SearchSql['engine']): string {
  */
 export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: string; params: Record<string, unknown> }[] {
   if (terms.length === 0) return [{ sql: '1 = 0', params: {} }];
-  const language = `(s.lang = :searchLang OR (s.original = :searchOriginal AND NOT EXISTS (SELECT 1 FROM ${sql.translationTable} x WHERE x.${sql.ownerColumn} = s.record_id AND x.lang = :searchLang)))`;
+  const language = languageCondition(sql);
   return terms.map((term, index) => {
     const upper = term.prefix ? prefixUpperBound(term.token) : null;
     const starts = [sql.starts?.from === undefined ? null : 's.start_utc >= :searchFrom', sql.starts?.to === undefined ? null : 's.start_utc <= :searchTo'].filter((bound) => bound !== null);
@@ -199,6 +199,34 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
       params: { ...params, searchFrom: sql.starts?.from, searchTo: sql.starts?.to },
     };
   });
+}
+
+/** A row of the request language matches, and a row of the original language for records with no text in it. */
+function languageCondition(sql: SearchSql): string {
+  return `(s.lang = :searchLang OR (s.original = :searchOriginal AND NOT EXISTS (SELECT 1 FROM ${sql.translationTable} x WHERE x.${sql.ownerColumn} = s.record_id AND x.lang = :searchLang)))`;
+}
+
+/**
+ * The runs of one term's index rows within start bounds, each a condition on `search_tokens s`: the word itself,
+ * whose rows the index `ix_search_tokens_start` (kind, token, start_utc, then the key's record_id and lang) gives in
+ * (start, record) order, a record once (one row per token and language, and one language's row at most matches);
+ * for a prefix, then the longer words, a range of tokens read whole and sorted, where a record with two such words
+ * has a row for each (`distinct`). A record with the word and a longer one is in both runs (`EventRepository`'s
+ * page along a word merges them). Empty without start bounds.
+ */
+export function searchRuns(term: SearchTerm, sql: SearchSql): { where: string; params: Record<string, unknown>; distinct: boolean }[] {
+  const starts = [sql.starts?.from === undefined ? null : 's.start_utc >= :runFrom', sql.starts?.to === undefined ? null : 's.start_utc <= :runTo'].filter((bound) => bound !== null);
+  if (starts.length === 0) return [];
+  const params = { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, runToken: term.token, runFrom: sql.starts?.from, runTo: sql.starts?.to };
+  const run = (token: string, distinct: boolean, upper?: string) => ({
+    where: ['s.kind = :searchKind', token, ...starts, languageCondition(sql)].join(' AND '),
+    params: upper === undefined ? params : { ...params, runUpper: upper },
+    distinct,
+  });
+  const word = run('s.token = :runToken', false);
+  if (!term.prefix) return [word];
+  const upper = prefixUpperBound(term.token);
+  return [word, upper === null ? run('s.token > :runToken', true) : run('s.token > :runToken AND s.token < :runUpper', true, upper)];
 }
 
 /**
