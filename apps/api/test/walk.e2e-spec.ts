@@ -152,19 +152,26 @@ describe('pages of common filters (SPEC §10.1)', () => {
     }
   }, 60_000);
 
-  it('reads a searched page from the sets driven from the word on MySQL, as its total is counted', async () => {
+  it('reads a searched page from the sets driven from the word on MySQL, as its total is counted, its events found on the listing index for anonymous callers', async () => {
     const never = instances[2][1];
-    const query = `start_date=2030-01-01&end_date=2030-03-31&search=alp&categories=${categories.b}&per_page=5&page=2`;
-    let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
-    const statements = await queryCounter.record(async () => {
-      reply = await never.request('GET', `${EVENTS}?${query}`);
-    });
-    const page = statements.filter((sql) => /ORDER BY/.test(sql) && /LIMIT/.test(sql));
-    expect([reply?.status, reply?.body.events.map((event: { id: number }) => event.id), page.length, page.map((sql) => sql.includes('STRAIGHT_JOIN'))]).toEqual([
-      200,
-      matches['alpha+b'].slice(5, 10),
-      1,
-      [ENGINE === 'mysql'],
+    const editor = await t.user('editor');
+    // A window no other test asks for, so that its total is counted here: the events starting from its first day.
+    const query = `start_date=2030-01-02&end_date=2030-03-31&search=alp&categories=${categories.b}&per_page=5&page=2`;
+    const expected = matches['alpha+b'].filter((id) => (id * 37) % COUNT >= 24);
+    const read = async (token?: string) => {
+      let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
+      const statements = await queryCounter.record(async () => {
+        reply = await never.request('GET', `${EVENTS}?${query}`, { token });
+      });
+      const page = statements.filter((sql) => /ORDER BY/.test(sql) && /LIMIT/.test(sql));
+      const total = statements.filter((sql) => sql.startsWith('SELECT COUNT(*)'));
+      const listing = (sql: string) => sql.includes('FORCE INDEX (`ix_events_listing`) ON e.status = \'publish\' AND e.hide_from_listings = false AND e.start_utc = `m`.start_utc');
+      return [reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), page.length, page.map((sql) => sql.includes('STRAIGHT_JOIN')), [...total, ...page].map(listing)];
+    };
+    // An editor's list may show events that are not published: its total and its page find them by key.
+    expect([await read(), await read(editor.token)]).toEqual([
+      [200, expected.length, expected.slice(5, 10), 1, [ENGINE === 'mysql'], [ENGINE === 'mysql', ENGINE === 'mysql']],
+      [200, expected.length, expected.slice(5, 10), 1, [ENGINE === 'mysql'], [false, false]],
     ]);
   });
 

@@ -143,9 +143,10 @@ export interface SearchSql {
   probe?: boolean;
   /**
    * The set itself, as a statement selecting each matching record's id once (`id`), for a list that reads from it
-   * (a total driven from the matches rather than from the window).
+   * (a total driven from the matches rather than from the window); `'with start'`: each with the start its rows
+   * carry (`start_utc`), read from the index too.
    */
-  asSet?: boolean;
+  asSet?: boolean | 'with start';
   /**
    * Events: bounds on the start (UTC, as stored) that every event of the list meets. The `IN` set then reads only
    * the rows of the term that start within them (`search_tokens.start_utc`, index `ix_search_tokens_start`), so its
@@ -195,7 +196,7 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
     const table = byStart ? tokensThrough('ix_search_tokens_start', sql.engine) : 'search_tokens s';
     const set = `FROM ${table} WHERE ${[where, ...starts].join(' AND ')}`;
     return {
-      sql: sql.asSet ? `SELECT DISTINCT s.record_id AS id ${set}` : `${sql.id} IN (SELECT s.record_id ${set})`,
+      sql: sql.asSet ? `SELECT DISTINCT s.record_id AS id${sql.asSet === 'with start' ? ', s.start_utc AS start_utc' : ''} ${set}` : `${sql.id} IN (SELECT s.record_id ${set})`,
       params: { ...params, searchFrom: sql.starts?.from, searchTo: sql.starts?.to },
     };
   });
