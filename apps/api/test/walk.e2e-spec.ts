@@ -219,6 +219,32 @@ describe('pages of common filters (SPEC §10.1)', () => {
     ]);
   });
 
+  it('counts a radius beside a category, or a word beside a radius, from their sets joined by event on MySQL and MariaDB', async () => {
+    // A window no other test asks for, so that every total is counted here: the events starting from its fourth day.
+    const window = 'start_date=2030-01-04&end_date=2030-03-31&per_page=5';
+    const inWindow = (key: string) => matches[key].filter((id) => (id * 37) % COUNT >= 72);
+    const asked: [string, string][] = [
+      ['a+lyon', `geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&categories=${categories.a}`],
+      ['alpha+lyon', 'geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&search=alp'],
+    ];
+    const found: unknown[] = [];
+    for (const [key, query] of asked) {
+      let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
+      const statements = await queryCounter.record(async () => {
+        reply = await instances[2][1].request('GET', `${EVENTS}?${window}&${query}`);
+      });
+      // The count's sources: the driving set, then each set joined to it by event.
+      const sources = statements.filter((sql) => sql.startsWith('SELECT COUNT(*)')).map((sql) => [/FROM \(SELECT DISTINCT (\w+)\./.exec(sql)?.[1] ?? null, /STRAIGHT_JOIN \(SELECT DISTINCT (\w+)\.event_id AS id FROM (\w+) \w+ FORCE INDEX \((\w+)\)/.exec(sql)?.slice(1) ?? null]);
+      found.push([key, reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), sources]);
+    }
+    const expected = (key: string, mysql: unknown[], sqlite: unknown[]) => [key, 200, inWindow(key).length, inWindow(key).slice(0, 5), [ENGINE === 'mysql' ? mysql : sqlite]];
+    // SQLite reads the first from the category's links (`linkDriven`), the second from the word's, the radius checked per event.
+    expect(found).toEqual([
+      expected('a+lyon', ['gv', ['et', 'event_terms', 'ix_event_terms_start']], ['ld', null]),
+      expected('alpha+lyon', ['s', ['gv', 'event_venues', 'ix_event_venues_cell']], ['s', null]),
+    ]);
+  });
+
   it('reads a page narrowed by featured alone, or walked with featured, along the featured index on MySQL', async () => {
     // A list's status, total and ids, and for each statement that read its page whether it read the featured index.
     const listed = async (app: TestApp, query: string) => {

@@ -503,43 +503,81 @@ export class EventRepository {
   }
 
   /**
-   * A statement over a list whose only set is a radius's (MySQL and MariaDB), driven from the links of the window in
-   * the cells its venues lie in (`geo_cell`, `ix_event_venues_cell`: a range per cell, each link's venue checked on
-   * the index), each event once, then its row by key, checked against the rest of the filter. Read as a condition
-   * on the events (a range per venue), a radius round a city at a million events made MariaDB read each of its
-   * 1,500 venues' links of every date (an `IN` list of 1,000 values or more becomes a table it joins by venue);
-   * left to choose, it also read every published event from the cells' set. Null when the list has no such radius
-   * (no cells resolved, or a search word, a term, a venue or an organizer beside it).
+   * A statement over a list with a radius (MySQL and MariaDB), driven from the links of the window in the cells its
+   * venues lie in (`geo_cell`, `ix_event_venues_cell`: a range per cell, each link's venue checked on the index), each
+   * event once, then the event, checked against the rest of the filter. Its categories or tags, when it has some, are
+   * sets of their own joined to it by event (`besideSets`), each read from its links of the window, not probed per
+   * event. Read as a condition on the events (a range per venue), a radius round a city at a million events made
+   * MariaDB read each of its 1,500 venues' links of every date (an `IN` list of 1,000 values or more becomes a table it
+   * joins by venue); left to choose, it also read every published event from the cells' set; beside a category it
+   * read the category's events by key and probed each one's venues (70 ms for a total that the two sets give in 8).
+   * Null when the list has no such radius (no cells resolved), or a search word, a venue or an organizer beside it.
    */
   private radiusDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectStatement): [string, unknown[]] | null {
+    if ((filter.search?.length ?? 0) > 0 || filter.venues || filter.organizers) return null;
+    const listing = this.joinsByListing(filter);
+    const radius = this.radiusSet(filter, listing);
+    if (!radius) return null;
+    const beside = this.termSetsBeside(filter);
+    return this.fromSet(radius[0], radius[1], statement({ ...filter, near: undefined, nearVenues: undefined, nearCells: undefined, termSets: beside.rest }), listing, beside.sets);
+  }
+
+  /**
+   * The links of a list's radius within its start bounds in the cells its venues lie in (MySQL and MariaDB), as a
+   * statement selecting each event once (`id`; with `withStart`, its start too); null without a radius whose venues
+   * and cells are resolved.
+   */
+  private radiusSet(filter: EventListFilter, withStart = false): [string, unknown[]] | null {
     if (this.dataSource.options.type !== 'mysql' || !filter.near || !filter.nearVenues || filter.nearVenues.length === 0) return null;
-    if ((filter.search?.length ?? 0) > 0 || (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers) return null;
     // Whole numbers read from the database, written into the SQL as they are.
     const ids = filter.nearVenues.filter((id) => Number.isSafeInteger(id));
     const cells = (filter.nearCells ?? []).filter((cell) => Number.isSafeInteger(cell));
     if (ids.length === 0 || cells.length === 0) return null;
     const { from, to } = startBounds(filter);
     const bounds = ([['gv.start_utc >= ?', from], ['gv.start_utc <= ?', to]] as const).filter(([, value]) => value !== undefined);
-    const listing = this.joinsByListing(filter);
-    const setSql = `SELECT DISTINCT gv.event_id AS id${listing ? ', gv.start_utc AS start_utc' : ''} FROM event_venues gv FORCE INDEX (ix_event_venues_cell) WHERE ${[`gv.geo_cell IN (${cells.join(', ')})`, `gv.venue_id IN (${ids.join(', ')})`, ...bounds.map(([sql]) => sql)].join(' AND ')}`;
-    return this.fromSet(setSql, bounds.map(([, value]) => value), statement({ ...filter, near: undefined, nearVenues: undefined, nearCells: undefined }), listing);
+    const sql = `SELECT DISTINCT gv.event_id AS id${withStart ? ', gv.start_utc AS start_utc' : ''} FROM event_venues gv FORCE INDEX (ix_event_venues_cell) WHERE ${[`gv.geo_cell IN (${cells.join(', ')})`, `gv.venue_id IN (${ids.join(', ')})`, ...bounds.map(([condition]) => condition)].join(' AND ')}`;
+    return [sql, bounds.map(([, value]) => value)];
+  }
+
+  /**
+   * The list's term sets (MySQL and MariaDB) as sets of their own to join by event: each term set's links within the
+   * list's start bounds (`ix_event_terms_start`), each event once; `rest` is what stays of the term sets (an empty
+   * one, which matches nothing, is stated on the events).
+   */
+  private termSetsBeside(filter: EventListFilter): { sets: [string, unknown[]][]; rest: number[][] | undefined } {
+    const { from, to } = startBounds(filter);
+    const bounds = ([['et.start_utc >= ?', from], ['et.start_utc <= ?', to]] as const).filter(([, value]) => value !== undefined);
+    const sets: [string, unknown[]][] = [];
+    const rest: number[][] = [];
+    for (const ids of filter.termSets ?? []) {
+      // Whole numbers (term ids resolved from the database), written into the SQL as they are.
+      if (ids.length === 0 || !ids.every(Number.isSafeInteger)) {
+        rest.push(ids);
+        continue;
+      }
+      sets.push([`SELECT DISTINCT et.event_id AS id FROM event_terms et FORCE INDEX (ix_event_terms_start) WHERE ${[`et.term_id IN (${ids.join(', ')})`, ...bounds.map(([condition]) => condition)].join(' AND ')}`, bounds.map(([, value]) => value)]);
+    }
+    return { sets, rest: filter.termSets === undefined ? undefined : rest };
   }
 
   /**
    * A statement over the events (`filtered`) with its source replaced by a set of event ids (`setSql`, a column `id`)
    * joined to the events by key, in that order (`STRAIGHT_JOIN`; on SQLite a `CROSS JOIN`, which its planner never
-   * reorders); null when its source is not the events table alone. The statement's only parameters before its FROM
-   * are the set's, placed there (its select list holds none).
+   * reorders), with `beside`, other sets of event ids, joined to it first; null when its source is not the events
+   * table alone. The statement's only parameters before its FROM are the sets', placed there (its select list holds
+   * none).
    */
-  private fromSet(setSql: string, setParams: unknown[], statement: SelectStatement, byListing = false): [string, unknown[]] | null {
+  private fromSet(setSql: string, setParams: unknown[], statement: SelectStatement, byListing = false, beside: [string, unknown[]][] = []): [string, unknown[]] | null {
     const [sql, params] = statement.getQueryAndParameters();
     const quote = (name: string) => this.dataSource.driver.escape(name);
     const join = this.dataSource.options.type === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
     const on = byListing
       ? `${quote('events')} ${quote('e')} FORCE INDEX (${quote('ix_events_listing')}) ON e.status = 'publish' AND e.hide_from_listings = false AND e.start_utc = ${quote('m')}.start_utc AND ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`
       : `${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`;
-    const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')} ${join} ${on}`);
-    return driven === null ? null : [driven, [...setParams, ...params]];
+    // Other sets, each event once, joined to the driving set by event before the events are read.
+    const others = beside.map(([other], index) => ` ${join} (${other}) ${quote(`b${index}`)} ON ${quote(`b${index}`)}.${quote('id')} = ${quote('m')}.${quote('id')}`).join('');
+    const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')}${others} ${join} ${on}`);
+    return driven === null ? null : [driven, [...setParams, ...beside.flatMap(([, values]) => values), ...params]];
   }
 
   /**
@@ -564,8 +602,9 @@ export class EventRepository {
    * tell how many rows of a word start within the bounds, chose the window, and so did SQLite's (a 70-day window's
    * total of a word: 1.8 ms against 0.2); beside a term's, venue's or organizer's set, MariaDB joined the two sets
    * by a block nested loop (200–370 ms for a page at 1,000,000 events). The join is written in the order it must run in
-   * (`STRAIGHT_JOIN`; on SQLite a `CROSS JOIN`, which its planner never reorders). Null when the list is not such
-   * a one.
+   * (`STRAIGHT_JOIN`; on SQLite a `CROSS JOIN`, which its planner never reorders). A radius beside the word is a
+   * set of its own on MySQL and MariaDB (`radiusSet`), joined to the word's by event: probed per event, its venues'
+   * links were read for each of the word's events. Null when the list is not such a one.
    */
   private wordDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectStatement): [string, unknown[]] | null {
     const starts = startBounds(filter);
@@ -574,7 +613,10 @@ export class EventRepository {
     const listing = this.joinsByListing(filter);
     const [set] = searchConditions([first], { ...this.searchSql(filter), asSet: listing ? 'with start' : true });
     const [setSql, setParams] = this.dataSource.driver.escapeQueryWithParameters(set.sql, set.params, {});
-    return this.fromSet(setSql, setParams, statement({ ...filter, search: rest.length > 0 ? rest : undefined }), listing);
+    // A radius beside the word: its links of the window in its cells, a set joined by event (MySQL and MariaDB).
+    const radius = this.radiusSet(filter);
+    const others = radius ? { near: undefined, nearVenues: undefined, nearCells: undefined } : {};
+    return this.fromSet(setSql, setParams, statement({ ...filter, ...others, search: rest.length > 0 ? rest : undefined }), listing, radius ? [radius] : []);
   }
 
   /**
