@@ -219,13 +219,15 @@ describe('pages of common filters (SPEC §10.1)', () => {
     ]);
   });
 
-  it('counts a radius beside a category, or a word beside a radius, from their sets joined by event on MySQL and MariaDB', async () => {
+  it('counts a radius beside a category, or a word beside a radius, from their sets joined by event on MySQL and MariaDB, the events found on the listing index', async () => {
     // A window no other test asks for, so that every total is counted here: the events starting from its fourth day.
     const window = 'start_date=2030-01-04&end_date=2030-03-31&per_page=5';
     const inWindow = (key: string) => matches[key].filter((id) => (id * 37) % COUNT >= 72);
+    matches['lyon+featured'] = matches['lyon'].filter((id) => id % 6 === 0);
     const asked: [string, string][] = [
       ['a+lyon', `geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&categories=${categories.a}`],
       ['alpha+lyon', 'geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&search=alp'],
+      ['lyon+featured', 'geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30&featured=true'],
     ];
     const found: unknown[] = [];
     for (const [key, query] of asked) {
@@ -233,15 +235,19 @@ describe('pages of common filters (SPEC §10.1)', () => {
       const statements = await queryCounter.record(async () => {
         reply = await instances[2][1].request('GET', `${EVENTS}?${window}&${query}`);
       });
-      // The count's sources: the driving set, then each set joined to it by event.
-      const sources = statements.filter((sql) => sql.startsWith('SELECT COUNT(*)')).map((sql) => [/FROM \(SELECT DISTINCT (\w+)\./.exec(sql)?.[1] ?? null, /STRAIGHT_JOIN \(SELECT DISTINCT (\w+)\.event_id AS id FROM (\w+) \w+ FORCE INDEX \((\w+)\)/.exec(sql)?.slice(1) ?? null]);
+      // The count's sources: the driving set, then each set joined to it by event, and whether the events are found on
+      // the listing index (an anonymous caller's list, featured or not).
+      const sources = statements
+        .filter((sql) => sql.startsWith('SELECT COUNT(*)'))
+        .map((sql) => [/FROM \(SELECT DISTINCT (\w+)\./.exec(sql)?.[1] ?? null, /STRAIGHT_JOIN \(SELECT DISTINCT (\w+)\.event_id AS id FROM (\w+) \w+ FORCE INDEX \((\w+)\)/.exec(sql)?.slice(1) ?? null, sql.includes('FORCE INDEX (`ix_events_listing`)')]);
       found.push([key, reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), sources]);
     }
     const expected = (key: string, mysql: unknown[], sqlite: unknown[]) => [key, 200, inWindow(key).length, inWindow(key).slice(0, 5), [ENGINE === 'mysql' ? mysql : sqlite]];
     // SQLite reads the first from the category's links (`linkDriven`), the second from the word's, the radius checked per event.
     expect(found).toEqual([
-      expected('a+lyon', ['gv', ['et', 'event_terms', 'ix_event_terms_start']], ['ld', null]),
-      expected('alpha+lyon', ['s', ['gv', 'event_venues', 'ix_event_venues_cell']], ['s', null]),
+      expected('a+lyon', ['gv', ['et', 'event_terms', 'ix_event_terms_start'], true], ['ld', null, false]),
+      expected('alpha+lyon', ['s', ['gv', 'event_venues', 'ix_event_venues_cell'], true], ['s', null, false]),
+      expected('lyon+featured', ['gv', null, true], [null, null, false]),
     ]);
   });
 

@@ -584,13 +584,13 @@ export class EventRepository {
    * Whether the events of a statement driven from a set (a word's matches, a radius's links) are joined through the
    * listing index (status, hidden, start, id, end) rather than by key (MySQL and MariaDB): the set then carries each
    * event's start as its rows hold it (search rows and links carry their event's start), and the event is found and
-   * checked on that index alone, without reading its row. For lists that check nothing else of the event's row: an
-   * anonymous caller's (published events only), not hidden ones, without featured, a parent, an `include` list,
-   * statuses or modification bounds. At a million events a searched total read the matching events' rows by key
-   * for two thirds of its time.
+   * checked on that index alone (featured too, migration EventListingFeatured1769558400000), without reading its
+   * row. For lists that check nothing else of the event's row: an anonymous caller's (published events only), not
+   * hidden ones, without a parent, an `include` list, statuses or modification bounds. At a million events a
+   * searched total read the matching events' rows by key for two thirds of its time.
    */
   private joinsByListing(filter: EventListFilter): boolean {
-    const others = [filter.statuses, filter.include, filter.featured, filter.postParent, filter.modifiedAfter, filter.modifiedBefore];
+    const others = [filter.statuses, filter.include, filter.postParent, filter.modifiedAfter, filter.modifiedBefore];
     return this.dataSource.options.type === 'mysql' && !filter.caller && !filter.withHidden && others.every((value) => value === undefined);
   }
 
