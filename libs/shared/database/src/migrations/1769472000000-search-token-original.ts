@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { isMysql } from './schema-helpers';
+import { replaceIndex } from './schema-helpers';
 
 /**
  * The index of the search rows by start (`ix_search_tokens_start`) also holds whether a row comes from its record's
@@ -11,20 +11,10 @@ export class SearchTokenOriginal1769472000000 implements MigrationInterface {
   name = 'SearchTokenOriginal1769472000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await this.replace(queryRunner, ['kind', 'token', 'start_utc', 'original']);
+    await replaceIndex(queryRunner, 'search_tokens', 'ix_search_tokens_start', ['kind', 'token', 'start_utc', 'original']);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await this.replace(queryRunner, ['kind', 'token', 'start_utc']);
-  }
-
-  /** The index under the same name with `columns`: in one statement on MySQL and MariaDB, so a read never lacks it. */
-  private async replace(queryRunner: QueryRunner, columns: string[]): Promise<void> {
-    if (isMysql(queryRunner)) {
-      await queryRunner.query(`ALTER TABLE search_tokens DROP INDEX ix_search_tokens_start, ADD INDEX ix_search_tokens_start (${columns.join(', ')})`);
-      return;
-    }
-    await queryRunner.query('DROP INDEX ix_search_tokens_start');
-    await queryRunner.query(`CREATE INDEX ix_search_tokens_start ON search_tokens (${columns.join(', ')})`);
+    await replaceIndex(queryRunner, 'search_tokens', 'ix_search_tokens_start', ['kind', 'token', 'start_utc']);
   }
 }

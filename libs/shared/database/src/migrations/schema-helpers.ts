@@ -62,3 +62,16 @@ export async function dropLinkStarts(queryRunner: QueryRunner, table: 'event_ven
   await queryRunner.query(isMysql(queryRunner) ? `DROP INDEX ix_${table}_start ON ${table}` : `DROP INDEX ix_${table}_start`);
   await queryRunner.query(`ALTER TABLE ${table} DROP COLUMN start_utc`);
 }
+
+/**
+ * Replaces index `name` of `table` by one of the same name over `columns`: in one statement on MySQL and MariaDB, so a
+ * read never finds the table without it; on SQLite, inside the migration's transaction.
+ */
+export async function replaceIndex(queryRunner: QueryRunner, table: string, name: string, columns: string[]): Promise<void> {
+  if (isMysql(queryRunner)) {
+    await queryRunner.query(`ALTER TABLE ${table} DROP INDEX ${name}, ADD INDEX ${name} (${columns.join(', ')})`);
+    return;
+  }
+  await queryRunner.query(`DROP INDEX ${name}`);
+  await queryRunner.query(`CREATE INDEX ${name} ON ${table} (${columns.join(', ')})`);
+}
