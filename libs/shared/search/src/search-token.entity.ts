@@ -3,7 +3,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /** A row of the full-text index (migration SearchTokens1767571200000): `record_id` of `kind` has `token` in `lang`. */
 @Entity('search_tokens')
 @Index('ix_search_tokens_record', ['kind', 'recordId'])
-@Index('ix_search_tokens_start', ['kind', 'token', 'startUtc', 'original'])
+@Index('ix_search_tokens_start', ['kind', 'token', 'startUtc', 'recordId', 'lang', 'original'])
 export class SearchTokenEntity {
   @PrimaryColumn({ type: 'varchar', length: 16 })
   kind: string;

@@ -209,7 +209,7 @@ function languageCondition(sql: SearchSql): string {
 
 /**
  * The runs of one term's index rows within start bounds, each a condition on `search_tokens s`: the word itself,
- * whose rows the index `ix_search_tokens_start` (kind, token, start_utc, then the key's record_id and lang) gives in
+ * whose rows the index `ix_search_tokens_start` (kind, token, start_utc, record_id, lang, original) gives in
  * (start, record) order, a record once (one row per token and language, and one language's row at most matches);
  * for a prefix, then the longer words, a range of tokens read whole and sorted, where a record with two such words
  * has a row for each (`distinct`). A record with the word and a longer one is in both runs (`EventRepository`'s
