@@ -160,10 +160,6 @@ export function limitsAsParameters(sql: string, params: unknown[]): [string, unk
 }
 
 /**
- * The widest bounds on the start that every event of `filter` meets, from its own bounds and those they imply (an
- * event that ends by B starts by B): the search rows of a window are read over them (`SearchSql.starts`).
- */
-/**
  * A page of `limit` events from `offset` out of runs each in (start, id) order (statements selecting `id` and
  * `start_utc`): one run paged as it is; several merged, the first `offset + limit` of each (the first events of the
  * merge are among the first of each run, and UNION drops an event met twice).
@@ -176,6 +172,10 @@ function mergedRuns(runs: [string, unknown[]][], offset: number, limit: number):
   return [`SELECT u.id AS id, u.start_utc AS start_utc FROM (${merged}) u ORDER BY u.start_utc ASC, u.id ASC LIMIT ${limit} OFFSET ${offset}`, runs.flatMap(([, params]) => params)];
 }
 
+/**
+ * The widest bounds on the start that every event of `filter` meets, from its own bounds and those they imply (an
+ * event that ends by B starts by B): the search rows of a window are read over them (`SearchSql.starts`).
+ */
 function startBounds(filter: EventListFilter): { from?: string; to?: string } {
   const latest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date > found) ? date : found), undefined);
   const earliest = (dates: (Date | undefined)[]) => dates.reduce<Date | undefined>((found, date) => (date && (!found || date < found) ? date : found), undefined);
@@ -506,7 +506,7 @@ export class EventRepository {
    * A statement over a list with a radius (MySQL and MariaDB), driven from the links of the window in the cells its
    * venues lie in (`geo_cell`, `ix_event_venues_cell`: a range per cell, each link's venue checked on the index), each
    * event once, then the event, checked against the rest of the filter. Its categories or tags, when it has some, are
-   * sets of their own joined to it by event (`besideSets`), each read from its links of the window, not probed per
+   * sets of their own joined to it by event (`termSetsBeside`), each read from its links of the window, not probed per
    * event. Read as a condition on the events (a range per venue), a radius round a city at a million events made
    * MariaDB read each of its 1,500 venues' links of every date (an `IN` list of 1,000 values or more becomes a table it
    * joins by venue); left to choose, it also read every published event from the cells' set; beside a category it
@@ -571,9 +571,7 @@ export class EventRepository {
     const [sql, params] = statement.getQueryAndParameters();
     const quote = (name: string) => this.dataSource.driver.escape(name);
     const join = this.dataSource.options.type === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
-    const on = byListing
-      ? `${quote('events')} ${quote('e')} FORCE INDEX (${quote('ix_events_listing')}) ON e.status = 'publish' AND e.hide_from_listings = false AND e.start_utc = ${quote('m')}.start_utc AND ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`
-      : `${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = ${quote('m')}.${quote('id')}`;
+    const on = this.eventsJoined(byListing, `${quote('m')}.start_utc`, `${quote('m')}.${quote('id')}`);
     // Other sets, each event once, joined to the driving set by event before the events are read.
     const others = beside.map(([other], index) => ` ${join} (${other}) ${quote(`b${index}`)} ON ${quote(`b${index}`)}.${quote('id')} = ${quote('m')}.${quote('id')}`).join('');
     const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')}${others} ${join} ${on}`);
@@ -593,6 +591,18 @@ export class EventRepository {
     const others = [filter.statuses, filter.include, filter.postParent, filter.modifiedAfter, filter.modifiedBefore];
     return this.dataSource.options.type === 'mysql' && !filter.caller && !filter.withHidden && others.every((value) => value === undefined);
   }
+  /**
+   * The events joined to rows that name an event (`id`) and carry its start (`start`): by key, or with `byListing`
+   * (`joinsByListing`) found on the listing index by those two, its published and listed events only.
+   */
+  private eventsJoined(byListing: boolean, start: string, id: string): string {
+    const quote = (name: string) => this.dataSource.driver.escape(name);
+    const events = `${quote('events')} ${quote('e')}`;
+    return byListing
+      ? `${events} FORCE INDEX (${quote('ix_events_listing')}) ON e.status = 'publish' AND e.hide_from_listings = false AND e.start_utc = ${start} AND ${quote('e')}.${quote('id')} = ${id}`
+      : `${events} ON ${quote('e')}.${quote('id')} = ${id}`;
+  }
+
 
   /**
    * A statement over a searched list whose start is bounded, driven from the first word's matches within the bounds
@@ -753,11 +763,7 @@ export class EventRepository {
   private alongWord(filter: EventListFilter, offset: number, limit: number): [string, unknown[]] {
     const [first, ...others] = filter.search ?? [];
     const rest: EventListFilter = { ...filter, search: others.length > 0 ? others : undefined };
-    const quote = (name: string) => this.dataSource.driver.escape(name);
-    // The event found on the listing index by its start and id when the list checks nothing else of its row.
-    const on = this.joinsByListing(filter)
-      ? `${quote('events')} ${quote('e')} FORCE INDEX (${quote('ix_events_listing')}) ON e.status = 'publish' AND e.hide_from_listings = false AND e.start_utc = s.start_utc AND ${quote('e')}.${quote('id')} = s.record_id`
-      : `${quote('events')} ${quote('e')} ON ${quote('e')}.${quote('id')} = s.record_id`;
+    const on = this.eventsJoined(this.joinsByListing(filter), 's.start_utc', 's.record_id');
     const runs = searchRuns(first, this.searchSql(filter)).map((run): [string, unknown[]] => {
       const [sql, params] = this.filtered(rest, true).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').andWhere(run.where, run.params).getQueryAndParameters();
       const along = this.withSource(sql, () => `FROM search_tokens s FORCE INDEX (ix_search_tokens_start) STRAIGHT_JOIN ${on}`);
