@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
 import { DayCounts, EventRepository, LinkRange, NEAR_SET_MAX_VENUES, PageRead } from '@calendar/event';
 import { linkCellsUpdate, queryCounter } from '@calendar/shared/database';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
@@ -248,6 +249,35 @@ describe('pages of common filters (SPEC §10.1)', () => {
       expected('a+lyon', ['gv', ['et', 'event_terms', 'ix_event_terms_start'], true], ['ld', null, false]),
       expected('alpha+lyon', ['s', ['gv', 'event_venues', 'ix_event_venues_cell'], true], ['s', null, false]),
       expected('lyon+featured', ['gv', null, true], [null, null, false]),
+    ]);
+  });
+
+  it('counts and reads a searched prefix on SQLite from two ranges of the search rows\' start index, the word\'s by start and the longer words\'', async () => {
+    // A window no other test asks for, so that its total is counted here: the events starting from its fifth day.
+    const expected = matches['alpha'].filter((id) => (id * 37) % COUNT >= 96);
+    let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
+    const statements = await queryCounter.record(async () => {
+      reply = await instances[2][1].request('GET', `${EVENTS}?start_date=2030-01-05&end_date=2030-03-31&search=alp&per_page=5&page=2`);
+    });
+    // How SQLite reads the search rows in each statement that counted the list or read its page (planned as they
+    // were run): as one OR it read every row of the kind from the index.
+    const plans = () => {
+      const sqlite = new Sqlite(database.url.replace(/^sqlite:/, ''), { readonly: true });
+      try {
+        return statements
+          .filter((sql) => sql.includes('ix_search_tokens_start'))
+          .map((sql) => sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql.match(/\?/g) ?? []).map(() => null)) as { detail: string }[])
+          .map((rows) => rows.map((row) => row.detail).filter((detail) => detail.includes('ix_search_tokens_start')));
+      } finally {
+        sqlite.close();
+      }
+    };
+    const ranges = ['SEARCH s USING COVERING INDEX ix_search_tokens_start (kind=? AND token=? AND start_utc>? AND start_utc<?)', 'SEARCH s USING COVERING INDEX ix_search_tokens_start (kind=? AND token>? AND token<?)'];
+    expect([reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), ENGINE === 'sqlite' ? plans() : null]).toEqual([
+      200,
+      expected.length,
+      expected.slice(5, 10),
+      ENGINE === 'sqlite' ? [ranges, ranges] : null,
     ]);
   });
 

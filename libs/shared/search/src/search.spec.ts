@@ -76,13 +76,19 @@ describe('search tokens', () => {
     expect(searchConditions([term], { ...sql, starts: { from: '2030-03-01 00:00:00.000' }, engine: 'mysql', asSet: true })[0].sql).toBe(
       `SELECT DISTINCT s.record_id AS id FROM search_tokens s FORCE INDEX (ix_search_tokens_start) WHERE s.kind = :searchKind AND ((s.token = :token0 AND s.start_utc >= :searchFrom) OR (s.token > :token0 AND s.token < :upper0)) AND ${language} AND s.start_utc >= :searchFrom`,
     );
-    // Only an upper bound, on SQLite: the word's rows up to it, or a longer word.
+    // Only an upper bound, on SQLite: the word's rows up to it, or a longer word's, as a union of the two ranges
+    // (as one OR, SQLite reads every row of the kind from the index).
+    const sqliteRange = (token: string, selected: string) =>
+      `SELECT ${selected} FROM search_tokens s INDEXED BY ix_search_tokens_start WHERE s.kind = :searchKind AND ${token} AND ${language} AND s.start_utc <= :searchTo`;
     expect(searchConditions([term], { ...sql, starts: { to: '2030-03-31 23:59:59.000' }, engine: 'sqlite' })).toEqual([
       {
-        sql: `e.id IN (SELECT s.record_id FROM search_tokens s INDEXED BY ix_search_tokens_start WHERE s.kind = :searchKind AND ((s.token = :token0 AND s.start_utc <= :searchTo) OR (s.token > :token0 AND s.token < :upper0)) AND ${language} AND s.start_utc <= :searchTo)`,
+        sql: `e.id IN (${sqliteRange('s.token = :token0', 's.record_id')} UNION ALL ${sqliteRange('s.token > :token0 AND s.token < :upper0', 's.record_id')})`,
         params: { ...params, searchFrom: undefined, searchTo: '2030-03-31 23:59:59.000' },
       },
     ]);
+    expect(searchConditions([term], { ...sql, starts: { to: '2030-03-31 23:59:59.000' }, engine: 'sqlite', asSet: 'with start' })[0].sql).toBe(
+      `${sqliteRange('s.token = :token0', 'DISTINCT s.record_id AS id, s.start_utc AS start_utc')} UNION ${sqliteRange('s.token > :token0 AND s.token < :upper0', 'DISTINCT s.record_id AS id, s.start_utc AS start_utc')}`,
+    );
     // A probe per event reads the rows of the event (SQLite would guess the start index), whatever the bounds.
     expect(searchConditions([term], { ...sql, probe: true, starts: { from: '2030-03-01 00:00:00.000' }, engine: 'sqlite' })[0].sql).toBe(
       `(SELECT 1 FROM search_tokens s INDEXED BY ix_search_tokens_record WHERE s.record_id = e.id AND s.kind = :searchKind AND s.token >= :token0 AND s.token < :upper0 AND ${language} LIMIT 1) = 1`,

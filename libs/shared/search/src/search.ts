@@ -181,8 +181,8 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
     const byStart = !sql.probe && starts.length > 0;
     // The start bounds the index range (kind, token, start_utc) only under one token: a prefix is read as the word
     // itself by its start, or a longer word (exact whatever words exist; the second range holds only the rows of
-    // longer words; SQLite reads the two as two ranges of the index, a multi-index OR). As one range of tokens it
-    // read every row of the word, of any date.
+    // longer words; MySQL and MariaDB read the two as two ranges of the index, SQLite as a union). As one range of
+    // tokens it read every row of the word, of any date.
     const token = !term.prefix
       ? `s.token = :token${index}`
       : upper === null
@@ -194,9 +194,16 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
     const params = { searchKind: sql.kind, searchLang: sql.language, searchOriginal: true, [`token${index}`]: term.token, [`upper${index}`]: upper };
     if (sql.probe) return { sql: `(SELECT 1 FROM ${tokensThrough('ix_search_tokens_record', sql.engine)} WHERE s.record_id = ${sql.id} AND ${where} LIMIT 1) = 1`, params };
     const table = byStart ? tokensThrough('ix_search_tokens_start', sql.engine) : 'search_tokens s';
-    const set = `FROM ${table} WHERE ${[where, ...starts].join(' AND ')}`;
+    // On SQLite, a prefix bounded by start is the union of its two ranges, each read by the index on its own: written
+    // as one OR, SQLite reads every row of the kind from the index, which holds every column the set asks for (a
+    // searched total at 100,000 events: 192 ms instead of 0.2).
+    const split = byStart && term.prefix && upper !== null && sql.engine === 'sqlite';
+    const sets = (split ? [`s.token = :token${index}`, `s.token > :token${index} AND s.token < :upper${index}`] : [token]).map(
+      (run) => `FROM ${table} WHERE ${[`s.kind = :searchKind AND ${run} AND ${language}`, ...starts].join(' AND ')}`,
+    );
+    const selected = sql.asSet === 'with start' ? 's.record_id AS id, s.start_utc AS start_utc' : 's.record_id AS id';
     return {
-      sql: sql.asSet ? `SELECT DISTINCT s.record_id AS id${sql.asSet === 'with start' ? ', s.start_utc AS start_utc' : ''} ${set}` : `${sql.id} IN (SELECT s.record_id ${set})`,
+      sql: sql.asSet ? sets.map((set) => `SELECT DISTINCT ${selected} ${set}`).join(' UNION ') : `${sql.id} IN (${sets.map((set) => `SELECT s.record_id ${set}`).join(' UNION ALL ')})`,
       params: { ...params, searchFrom: sql.starts?.from, searchTo: sql.starts?.to },
     };
   });
