@@ -22,6 +22,7 @@ interface Model {
   hidden: boolean;
   word: string;
   category: 'music' | 'arts' | null;
+  place: 'near' | 'far' | null;
 }
 
 /** A small deterministic generator, so that a failure can be replayed. */
@@ -46,6 +47,9 @@ describe('list totals after random writes (SPEC §10.1)', () => {
   it('equal a brute-force count for every filter, caller and round', async () => {
     const random = generator(20261123);
     const events = new Map<number, Model>();
+    // A venue within the radius the lists ask for (Paris), and one outside it (Lyon).
+    const venue = async (name: string, lat: number, lng: number) => (await t.request('POST', '/wp-json/calendar/events/v1/venues', { token: editor, json: { venue: name, geo_lat: lat, geo_lng: lng } })).body.id as number;
+    const places = { near: await venue('Hall', 48.8566, 2.3522), far: await venue('Quay', 45.764, 4.8357) };
     const day = (offset: number) => `2030-03-${String(1 + offset).padStart(2, '0')}`;
     const attributes = () => {
       const first = random.int(20);
@@ -58,6 +62,7 @@ describe('list totals after random writes (SPEC §10.1)', () => {
         hidden: random.int(10) === 0,
         word: random.pick(WORDS),
         category: random.pick(['music', 'arts', null] as const),
+        place: random.pick(['near', 'far', null] as const),
       };
     };
     const send = (model: Omit<Model, 'id'>) => ({
@@ -68,6 +73,7 @@ describe('list totals after random writes (SPEC §10.1)', () => {
       featured: model.featured,
       hide_from_listings: model.hidden,
       categories: model.category ?? [],
+      venue: model.place ? places[model.place] : [],
     });
 
     const filters: { query: string; keep: (event: Model) => boolean }[] = [
@@ -77,6 +83,9 @@ describe('list totals after random writes (SPEC §10.1)', () => {
       { query: 'search=caf', keep: (event) => event.word === 'café' },
       { query: 'search=jazz&featured=false', keep: (event) => event.word === 'jazz' && !event.featured },
       { query: 'categories=music&featured=true', keep: (event) => event.category === 'music' && event.featured },
+      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10', keep: (event) => event.place === 'near' },
+      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10&featured=true', keep: (event) => event.place === 'near' && event.featured },
+      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10&search=jazz', keep: (event) => event.place === 'near' && event.word === 'jazz' },
     ];
     const windows: [string, string][] = [
       ['2030-03-01', '2030-03-31'],

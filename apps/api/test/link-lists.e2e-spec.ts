@@ -59,9 +59,28 @@ describe('link lists kept on events', () => {
       `SELECT l.event_id, l.venue_id, l.geo_cell AS kept, ${geoCellSql('v')} AS venue FROM event_venues l INNER JOIN venues v ON v.id = l.venue_id ORDER BY l.event_id, l.venue_id`,
     );
     const cell = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+    // Each venue link and each search row of an event carries its start, end, whether it is listed (published, not
+    // hidden from listings) and whether featured (`listing-state.ts`): the anonymous lists of a radius or a word check
+    // their events on them.
+    const eventState = `e.start_utc AS e_start, e.end_utc AS e_end, (e.status = 'publish' AND e.hide_from_listings = 0) AS e_listed, e.featured AS e_featured`;
+    const states: Record<string, unknown>[] = [
+      ...(await t.dataSource.query(`SELECT 'venue' AS kind, l.event_id AS id, l.venue_id AS target, l.start_utc, l.end_utc, l.listed, l.featured, ${eventState} FROM event_venues l INNER JOIN events e ON e.id = l.event_id ORDER BY l.event_id, l.venue_id`)),
+      ...(await t.dataSource.query(`SELECT 'search' AS kind, l.record_id AS id, l.token AS target, l.start_utc, l.end_utc, l.listed, l.featured, ${eventState} FROM search_tokens l INNER JOIN events e ON e.id = l.record_id WHERE l.kind = 'event' ORDER BY l.record_id, l.token, l.lang`)),
+    ];
+    const flag = (value: unknown) => (value === null || value === undefined ? null : Number(value));
     return {
-      kept: { lists: kept, starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['kept']]), cells: cells.map((row) => [row['event_id'], row['venue_id'], cell(row['kept'])]) },
-      expected: { lists: expected, starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['event']]), cells: cells.map((row) => [row['event_id'], row['venue_id'], cell(row['venue'])]) },
+      kept: {
+        lists: kept,
+        starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['kept']]),
+        cells: cells.map((row) => [row['event_id'], row['venue_id'], cell(row['kept'])]),
+        states: states.map((row) => [row['kind'], row['id'], row['target'], row['start_utc'], row['end_utc'], flag(row['listed']), flag(row['featured'])]),
+      },
+      expected: {
+        lists: expected,
+        starts: starts.map((row) => [row['kind'], row['event_id'], row['target'], row['event']]),
+        cells: cells.map((row) => [row['event_id'], row['venue_id'], cell(row['venue'])]),
+        states: states.map((row) => [row['kind'], row['id'], row['target'], row['e_start'], row['e_end'], flag(row['e_listed']), flag(row['e_featured'])]),
+      },
     };
   };
 
@@ -128,6 +147,20 @@ describe('link lists kept on events', () => {
       { month: '06', ids: [concert.id], total: 1 },
     ]);
 
+    // Hidden from listings, then featured and shown again: anonymous lists of the radius and of the word follow.
+    await send('POST', `events/${concert.id}`, { hide_from_listings: true });
+    await expectAlike('hidden');
+    expect([await near('06'), await tagged('06')]).toEqual([
+      { month: '06', ids: [], total: 0 },
+      { month: '06', ids: [], total: 0 },
+    ]);
+    await send('POST', `events/${concert.id}`, { hide_from_listings: false, featured: true });
+    await expectAlike('featured and shown');
+    expect([await inMonth('06', 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10&featured=true'), await inMonth('06', 'search=conc&featured=false')]).toEqual([
+      { month: '06', ids: [concert.id], total: 1 },
+      { month: '06', ids: [], total: 0 },
+    ]);
+
     // The venue moves out of the radius (to Lyon) and back: its links take each new cell, and the list follows.
     await send('POST', `venues/${hall.id}`, { geo_lat: 45.764, geo_lng: 4.8357 });
     await expectAlike('venue moved away');
@@ -163,8 +196,17 @@ describe('link lists kept on events', () => {
     for (const id of occurrences) expect(await shown(id)).toEqual({ venues: [park.id], organizers: [crew.id], categories: [], tags: [outdoor.id] });
 
     await send('DELETE', `events/${concert.id}`);
+    await expectAlike('trashed');
+    expect([await near('06'), await inMonth('06', 'search=conc')]).toEqual([
+      { month: '06', ids: [], total: 0 },
+      { month: '06', ids: [], total: 0 },
+    ]);
     await send('POST', `events/${concert.id}`, { status: 'publish' });
     await expectAlike('trashed and restored');
+    expect([await near('06'), await inMonth('06', 'search=conc')]).toEqual([
+      { month: '06', ids: [concert.id], total: 1 },
+      { month: '06', ids: [concert.id], total: 1 },
+    ]);
     expect(await shown(concert.id)).toEqual({ venues: [hall.id], organizers: [], categories: [music.id], tags: [outdoor.id] });
   });
 

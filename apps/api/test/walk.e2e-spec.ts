@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { DayCounts, EventRepository, LinkRange, NEAR_SET_MAX_VENUES, PageRead } from '@calendar/event';
-import { linkCellsUpdate, queryCounter } from '@calendar/shared/database';
+import { linkCellsUpdate, listingStateUpdate, queryCounter } from '@calendar/shared/database';
 import { createTestDatabase, TestDatabase } from '@calendar/shared/testing';
 import { ENGINE, startTestApp, TestApp } from './support/test-app';
 
@@ -84,6 +84,9 @@ describe('pages of common filters (SPEC §10.1)', () => {
     // Each venue link's cell of its venue's coordinates, as the write path gives it (lists within a radius read it).
     await t.dataSource.query(linkCellsUpdate('1 = 1'));
     await insert('event_organizers', 'event_id, organizer_id, position, start_utc', rows.hosts);
+    // And each venue link's and search row's event's listing state, as the write path gives them (`listing-state.ts`).
+    await t.dataSource.query(listingStateUpdate(ENGINE, 'event_venues', '1 = 1'));
+    await t.dataSource.query(listingStateUpdate(ENGINE, 'search_tokens', "l.kind = 'event'"));
     // The test wrote behind the service's back: the service counts every event again, as a start whose counts per day
     // are stale does, and a write through the API moves the data version on.
     await t.dataSource.query('UPDATE event_tally_state SET zone = NULL WHERE id = 1');
@@ -153,7 +156,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
     }
   }, 60_000);
 
-  it('reads a searched page from the sets driven from the word on MySQL, as its total is counted, its events found on the listing index for anonymous callers', async () => {
+  it('reads a searched page from the sets driven from the word on MySQL, as its total is counted, its events checked on the search rows for anonymous callers', async () => {
     const never = instances[2][1];
     const editor = await t.user('editor');
     // A window no other test asks for, so that its total is counted here: the events starting from its first day.
@@ -166,8 +169,11 @@ describe('pages of common filters (SPEC §10.1)', () => {
       });
       const page = statements.filter((sql) => /ORDER BY/.test(sql) && /LIMIT/.test(sql));
       const total = statements.filter((sql) => sql.startsWith('SELECT COUNT(*)'));
-      const listing = (sql: string) => sql.includes('FORCE INDEX (`ix_events_listing`) ON e.status = \'publish\' AND e.hide_from_listings = false AND e.start_utc = `m`.start_utc');
-      return [reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), page.length, page.map((sql) => sql.includes('STRAIGHT_JOIN')), [...total, ...page].map(listing)];
+      // Driven from the word's rows; then its events read by key, or checked on the rows (listed ones, with what they
+      // carry of each event: `listing-state.ts`), reading no event.
+      const driven = (sql: string) => sql.includes('FROM (SELECT DISTINCT s.record_id AS id');
+      const carried = (sql: string) => sql.includes('AND s.listed = 1') && !sql.includes('`events` `e`');
+      return [reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), page.length, page.map(driven), [...total, ...page].map(carried)];
     };
     // An editor's list may show events that are not published: its total and its page find them by key.
     expect([await read(), await read(editor.token)]).toEqual([
@@ -220,7 +226,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
     ]);
   });
 
-  it('counts a radius beside a category, or a word beside a radius, from their sets joined by event on MySQL and MariaDB, the events found on the listing index', async () => {
+  it('counts a radius beside a category, or a word beside a radius, from their sets joined by event on MySQL and MariaDB, the events checked on the driving set\'s rows', async () => {
     // A window no other test asks for, so that every total is counted here: the events starting from its fourth day.
     const window = 'start_date=2030-01-04&end_date=2030-03-31&per_page=5';
     const inWindow = (key: string) => matches[key].filter((id) => (id * 37) % COUNT >= 72);
@@ -236,11 +242,12 @@ describe('pages of common filters (SPEC §10.1)', () => {
       const statements = await queryCounter.record(async () => {
         reply = await instances[2][1].request('GET', `${EVENTS}?${window}&${query}`);
       });
-      // The count's sources: the driving set, then each set joined to it by event, and whether the events are found on
-      // the listing index (an anonymous caller's list, featured or not).
+      // The count's sources: the driving set, then each set joined to it by event, and whether the events are checked
+      // on the driving set's rows, listed ones with what they carry of each event, reading no event (an anonymous
+      // caller's list, featured or not).
       const sources = statements
         .filter((sql) => sql.startsWith('SELECT COUNT(*)'))
-        .map((sql) => [/FROM \(SELECT DISTINCT (\w+)\./.exec(sql)?.[1] ?? null, /STRAIGHT_JOIN \(SELECT DISTINCT (\w+)\.event_id AS id FROM (\w+) \w+ FORCE INDEX \((\w+)\)/.exec(sql)?.slice(1) ?? null, sql.includes('FORCE INDEX (`ix_events_listing`)')]);
+        .map((sql) => [/FROM \(SELECT DISTINCT (\w+)\./.exec(sql)?.[1] ?? null, /STRAIGHT_JOIN \(SELECT DISTINCT (\w+)\.event_id AS id FROM (\w+) \w+ FORCE INDEX \((\w+)\)/.exec(sql)?.slice(1) ?? null, /\b(gv|s)\.listed = 1\b/.test(sql) && !sql.includes('`events` `e`')]);
       found.push([key, reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), sources]);
     }
     const expected = (key: string, mysql: unknown[], sqlite: unknown[]) => [key, 200, inWindow(key).length, inWindow(key).slice(0, 5), [ENGINE === 'mysql' ? mysql : sqlite]];

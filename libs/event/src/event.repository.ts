@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, searchRuns, SearchSql, SearchTerm } from '@calendar/shared/search';
+import { listedColumns, ListingState, rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, searchRuns, SearchSql, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { ChangeRange, DataVersions, geoCellSql, insertOnly, linkCellsUpdate, parseSlots, partsSubquery, SelectStatement, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
+import { ChangeRange, DataVersions, geoCellSql, insertOnly, isListed, linkCellsUpdate, listingStateUpdate, parseSlots, partsSubquery, SelectStatement, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
@@ -97,9 +97,15 @@ export interface LinkLists {
 }
 
 /** What an event's search rows are made of: its original language, its start and its texts in every language. */
+/** What the links of an event created by a write carry of its row from their insert (`setLinks`). */
+export type LinkedEventRow = Pick<EventEntity, 'startUtc' | 'endUtc' | 'status' | 'hideFromListings' | 'featured'>;
+
 export interface SearchedEvent {
   original: string;
   start: Date;
+  end: Date;
+  listed: boolean;
+  featured: boolean;
   texts: { lang: string; name: string | null; description: string | null; excerpt: string | null }[];
 }
 
@@ -515,19 +521,19 @@ export class EventRepository {
    */
   private radiusDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectStatement): [string, unknown[]] | null {
     if ((filter.search?.length ?? 0) > 0 || filter.venues || filter.organizers) return null;
-    const listing = this.joinsByListing(filter);
-    const radius = this.radiusSet(filter, listing);
+    const listed = this.joinsByListing(filter);
+    const radius = this.radiusSet(filter, listed);
     if (!radius) return null;
     const beside = this.termSetsBeside(filter);
-    return this.fromSet(radius[0], radius[1], statement({ ...filter, near: undefined, nearVenues: undefined, nearCells: undefined, termSets: beside.rest }), listing, beside.sets);
+    return this.fromSet(radius[0], radius[1], statement({ ...filter, near: undefined, nearVenues: undefined, nearCells: undefined, termSets: beside.rest }), listed, beside.sets);
   }
 
   /**
    * The links of a list's radius within its start bounds in the cells its venues lie in (MySQL and MariaDB), as a
-   * statement selecting each event once (`id`; with `withStart`, its start too); null without a radius whose venues
-   * and cells are resolved.
+   * statement selecting each event once (`id`; with `listed`, of listed events only, each with what its links carry
+   * of its row, `listedColumns`); null without a radius whose venues and cells are resolved.
    */
-  private radiusSet(filter: EventListFilter, withStart = false): [string, unknown[]] | null {
+  private radiusSet(filter: EventListFilter, listed = false): [string, unknown[]] | null {
     if (this.dataSource.options.type !== 'mysql' || !filter.near || !filter.nearVenues || filter.nearVenues.length === 0) return null;
     // Whole numbers read from the database, written into the SQL as they are.
     const ids = filter.nearVenues.filter((id) => Number.isSafeInteger(id));
@@ -535,7 +541,8 @@ export class EventRepository {
     if (ids.length === 0 || cells.length === 0) return null;
     const { from, to } = startBounds(filter);
     const bounds = ([['gv.start_utc >= ?', from], ['gv.start_utc <= ?', to]] as const).filter(([, value]) => value !== undefined);
-    const sql = `SELECT DISTINCT gv.event_id AS id${withStart ? ', gv.start_utc AS start_utc' : ''} FROM event_venues gv FORCE INDEX (ix_event_venues_cell) WHERE ${[`gv.geo_cell IN (${cells.join(', ')})`, `gv.venue_id IN (${ids.join(', ')})`, ...bounds.map(([condition]) => condition)].join(' AND ')}`;
+    const conditions = [`gv.geo_cell IN (${cells.join(', ')})`, `gv.venue_id IN (${ids.join(', ')})`, ...bounds.map(([condition]) => condition), ...(listed ? ['gv.listed = 1'] : [])];
+    const sql = `SELECT DISTINCT gv.event_id AS id${listed ? `, ${listedColumns('gv')}` : ''} FROM event_venues gv FORCE INDEX (ix_event_venues_cell) WHERE ${conditions.join(' AND ')}`;
     return [sql, bounds.map(([, value]) => value)];
   }
 
@@ -564,28 +571,33 @@ export class EventRepository {
    * A statement over the events (`filtered`) with its source replaced by a set of event ids (`setSql`, a column `id`)
    * joined to the events by key, in that order (`STRAIGHT_JOIN`; on SQLite a `CROSS JOIN`, which its planner never
    * reorders), with `beside`, other sets of event ids, joined to it first; null when its source is not the events
-   * table alone. The statement's only parameters before its FROM are the sets', placed there (its select list holds
-   * none).
+   * table alone. With `listed` (`joinsByListing`), the set is of listed events with the columns the listing index
+   * holds (`listedColumns`, carried by its rows) and stands for the events itself: the statement's conditions are
+   * checked on its rows, and no event is read. The statement's only parameters before its FROM are the sets', placed
+   * there (its select list holds none).
    */
-  private fromSet(setSql: string, setParams: unknown[], statement: SelectStatement, byListing = false, beside: [string, unknown[]][] = []): [string, unknown[]] | null {
+  private fromSet(setSql: string, setParams: unknown[], statement: SelectStatement, listed = false, beside: [string, unknown[]][] = []): [string, unknown[]] | null {
     const [sql, params] = statement.getQueryAndParameters();
     const quote = (name: string) => this.dataSource.driver.escape(name);
     const join = this.dataSource.options.type === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
-    const on = this.eventsJoined(byListing, `${quote('m')}.start_utc`, `${quote('m')}.${quote('id')}`);
+    const driving = quote(listed ? 'e' : 'm');
     // Other sets, each event once, joined to the driving set by event before the events are read.
-    const others = beside.map(([other], index) => ` ${join} (${other}) ${quote(`b${index}`)} ON ${quote(`b${index}`)}.${quote('id')} = ${quote('m')}.${quote('id')}`).join('');
-    const driven = this.withSource(sql, () => `FROM (${setSql}) ${quote('m')}${others} ${join} ${on}`);
+    const others = beside.map(([other], index) => ` ${join} (${other}) ${quote(`b${index}`)} ON ${quote(`b${index}`)}.${quote('id')} = ${driving}.${quote('id')}`).join('');
+    const events = listed ? '' : ` ${join} ${this.eventsJoined(false, `${driving}.start_utc`, `${driving}.${quote('id')}`)}`;
+    const driven = this.withSource(sql, () => `FROM (${setSql}) ${driving}${others}${events}`);
     return driven === null ? null : [driven, [...setParams, ...beside.flatMap(([, values]) => values), ...params]];
   }
 
   /**
-   * Whether the events of a statement driven from a set (a word's matches, a radius's links) are joined through the
-   * listing index (status, hidden, start, id, end) rather than by key (MySQL and MariaDB): the set then carries each
-   * event's start as its rows hold it (search rows and links carry their event's start), and the event is found and
-   * checked on that index alone (featured too, migration EventListingFeatured1769558400000), without reading its
-   * row. For lists that check nothing else of the event's row: an anonymous caller's (published events only), not
-   * hidden ones, without a parent, an `include` list, statuses or modification bounds. At a million events a
-   * searched total read the matching events' rows by key for two thirds of its time.
+   * Whether the events of a statement driven from a set (a word's matches, a radius's links) are checked on what the
+   * set's own rows carry of them (MySQL and MariaDB): search rows and venue links carry their event's start, end,
+   * whether it is listed and whether featured (`listing-state.ts`, migration ListingStateCarried1769644800000), what the
+   * listing index holds, so the set is read of listed events only and its rows stand for the events (`fromSet`);
+   * else each event is read by key. For lists that check nothing else of the event's row: an anonymous caller's
+   * (published events only), not hidden ones, without a parent, an `include` list, statuses or modification bounds.
+   * At a million events a searched total read the matching events' rows by key for two thirds of its time; found
+   * on the listing index instead (EventListingFeatured1769558400000), the finding still took two fifths of a
+   * searched or radius total's time, which the carried state saves.
    */
   private joinsByListing(filter: EventListFilter): boolean {
     const others = [filter.statuses, filter.include, filter.postParent, filter.modifiedAfter, filter.modifiedBefore];
@@ -620,13 +632,13 @@ export class EventRepository {
     const starts = startBounds(filter);
     if (!filter.search?.length || (starts.from === undefined && starts.to === undefined)) return null;
     const [first, ...rest] = filter.search;
-    const listing = this.joinsByListing(filter);
-    const [set] = searchConditions([first], { ...this.searchSql(filter), asSet: listing ? 'with start' : true });
+    const listed = this.joinsByListing(filter);
+    const [set] = searchConditions([first], { ...this.searchSql(filter), asSet: listed ? 'listed' : true });
     const [setSql, setParams] = this.dataSource.driver.escapeQueryWithParameters(set.sql, set.params, {});
     // A radius beside the word: its links of the window in its cells, a set joined by event (MySQL and MariaDB).
     const radius = this.radiusSet(filter);
     const others = radius ? { near: undefined, nearVenues: undefined, nearCells: undefined } : {};
-    return this.fromSet(setSql, setParams, statement({ ...filter, ...others, search: rest.length > 0 ? rest : undefined }), listing, radius ? [radius] : []);
+    return this.fromSet(setSql, setParams, statement({ ...filter, ...others, search: rest.length > 0 ? rest : undefined }), listed, radius ? [radius] : []);
   }
 
   /**
@@ -1058,10 +1070,13 @@ export class EventRepository {
       }
       // The start each venue, organizer, category and tag link carries (`start_utc`), from the event's row as this
       // write left it; an event created by this write whose links its writer gave wrote them with its start.
+      // Venue links carry the event's listing state with it (`listing-state.ts`).
       const started = batch.filter((id) => !given.has(id));
-      for (const [table, map] of [['event_venues', links.venues], ['event_organizers', links.organizers], ['event_terms', links.terms]] as const) {
+      const inStarted = started.map(() => '?').join(', ');
+      if (started.some((id) => links.venues.has(id))) await manager.query(listingStateUpdate(this.engine(), 'event_venues', `l.event_id IN (${inStarted})`), started);
+      for (const [table, map] of [['event_organizers', links.organizers], ['event_terms', links.terms]] as const) {
         if (started.some((id) => map.has(id))) {
-          await manager.query(`UPDATE ${table} SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = ${table}.event_id) WHERE event_id IN (${started.map(() => '?').join(', ')})`, started);
+          await manager.query(`UPDATE ${table} SET start_utc = (SELECT e.start_utc FROM events e WHERE e.id = ${table}.event_id) WHERE event_id IN (${inStarted})`, started);
         }
       }
       // And the cell of each venue link's venue (`geo_cell`), from the venue's row. Against a write moving the venue
@@ -1074,14 +1089,15 @@ export class EventRepository {
 
   /**
    * Replaces the links of one event, keeping the order given. `fresh`: the event was created by this write and has
-   * none of this kind yet; its links then carry its start (`start`, as its row holds it) from their insert.
+   * none of this kind yet; its links then carry its start (`event`, as its row holds it) from their insert, and its
+   * venue links its listing state too (`listing-state.ts`).
    */
-  async setLinks(manager: EntityManager, kind: 'venue' | 'organizer' | 'term', eventId: number, ids: number[], fresh = false, start?: Date): Promise<void> {
+  async setLinks(manager: EntityManager, kind: 'venue' | 'organizer' | 'term', eventId: number, ids: number[], fresh = false, event?: LinkedEventRow): Promise<void> {
     const entity = kind === 'venue' ? EventVenueEntity : kind === 'organizer' ? EventOrganizerEntity : EventTermEntity;
     const column = kind === 'venue' ? 'venueId' : kind === 'organizer' ? 'organizerId' : 'termId';
     if (!fresh) await manager.getRepository(entity).delete({ eventId });
-    const startUtc = fresh && start ? { startUtc: start } : {};
-    if (ids.length > 0) await insertOnly(manager, entity, ids.map((id, position) => ({ eventId, [column]: id, position, ...startUtc })) as never);
+    const carried = !fresh || !event ? {} : kind === 'venue' ? { startUtc: event.startUtc, listed: isListed(event.status, Boolean(event.hideFromListings)), endUtc: event.endUtc, featured: Boolean(event.featured) } : { startUtc: event.startUtc };
+    if (ids.length > 0) await insertOnly(manager, entity, ids.map((id, position) => ({ eventId, [column]: id, position, ...carried })) as never);
   }
 
   async exists(id: number): Promise<boolean> {
@@ -1180,7 +1196,7 @@ export class EventRepository {
       const chunk = ids.slice(offset, offset + SEARCH_BATCH);
       const texts = new Map<number, SearchedEvent['texts']>();
       const originals = new Map<number, string>();
-      const starts = new Map<number, string>();
+      const states = new Map<number, ListingState>();
       // The texts of an event this write created, as its writer wrote them, are not read back.
       const unknown: number[] = [];
       for (const id of chunk) {
@@ -1190,21 +1206,26 @@ export class EventRepository {
           continue;
         }
         originals.set(id, event.original);
-        starts.set(id, sqlDateTime(event.start));
+        states.set(id, { start: sqlDateTime(event.start), end: sqlDateTime(event.end), listed: event.listed, featured: event.featured });
         texts.set(id, event.texts);
       }
       const rows: Record<string, unknown>[] =
         unknown.length === 0
           ? []
           : await manager.query(
-              `SELECT e.id, e.original_lang, e.start_utc, t.lang, t.name, t.description, t.excerpt FROM events e LEFT JOIN event_translations t ON t.event_id = e.id WHERE e.id IN (${unknown.map(() => '?').join(', ')})`,
+              `SELECT e.id, e.original_lang, e.start_utc, e.end_utc, e.status, e.hide_from_listings, e.featured, t.lang, t.name, t.description, t.excerpt FROM events e LEFT JOIN event_translations t ON t.event_id = e.id WHERE e.id IN (${unknown.map(() => '?').join(', ')})`,
               unknown,
             );
       for (const row of rows) {
         const id = Number(row['id']);
         if (!originals.has(id)) {
           originals.set(id, String(row['original_lang']));
-          starts.set(id, sqlDateTime(parseUtcWallClock(row['start_utc'])));
+          states.set(id, {
+            start: sqlDateTime(parseUtcWallClock(row['start_utc'])),
+            end: sqlDateTime(parseUtcWallClock(row['end_utc'])),
+            listed: isListed(String(row['status']), Boolean(Number(row['hide_from_listings']))),
+            featured: Boolean(Number(row['featured'])),
+          });
           texts.set(id, []);
         }
         if (row['lang'] !== null) texts.get(id)?.push({ lang: String(row['lang']), name: row['name'] as string | null, description: row['description'] as string | null, excerpt: row['excerpt'] as string | null });
@@ -1217,10 +1238,27 @@ export class EventRepository {
           const original = originals.get(id);
           return original === undefined ? [] : recordSearchEntries(texts.get(id) ?? [], original);
         },
-        (id) => starts.get(id) ?? null,
+        (id) => states.get(id) ?? null,
         fresh,
       );
     }
+  }
+
+  /**
+   * Gives the search rows of the events `ids` their events' start and listing state as their rows hold them now
+   * (`listing-state.ts`), inside the write's transaction: for the events a write changed without rebuilding their
+   * search rows (a trashing), with every write's effects.
+   */
+  async carryListingState(manager: EntityManager, ids: readonly number[]): Promise<void> {
+    for (let at = 0; at < ids.length; at += SEARCH_BATCH) {
+      const batch = ids.slice(at, at + SEARCH_BATCH);
+      await manager.query(listingStateUpdate(this.engine(), 'search_tokens', `l.kind = 'event' AND l.record_id IN (${batch.map(() => '?').join(', ')})`), batch);
+    }
+  }
+
+  /** The engine, as `listingStateUpdate` names it. */
+  private engine(): 'mysql' | 'sqlite' {
+    return this.dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
   }
 
   /** `alias.id` is linked to an event that is not a draft, pending or trashed. */

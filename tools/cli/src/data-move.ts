@@ -46,7 +46,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: 'organizer_translations', order: ['id'] },
   { name: 'events', order: ['id'], derived: ['venue_ids', 'organizer_ids', 'term_ids', 'counted_term_ids'] },
   { name: 'event_translations', order: ['id'] },
-  { name: 'event_venues', order: ['event_id', 'venue_id'], derived: ['start_utc'] },
+  { name: 'event_venues', order: ['event_id', 'venue_id'], derived: ['start_utc', 'listed', 'end_utc', 'featured'] },
   { name: 'event_organizers', order: ['event_id', 'organizer_id'], derived: ['start_utc'] },
   { name: 'event_terms', order: ['event_id', 'term_id'], derived: ['start_utc'] },
   { name: 'webhooks', order: ['id'], secret: true },

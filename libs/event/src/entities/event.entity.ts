@@ -93,7 +93,7 @@ export class EventTranslationEntity extends RecordTranslationEntity {
 /** An event's venues, in the order they were given. */
 @Entity('event_venues')
 @Index('ix_event_venues_start', ['venueId', 'startUtc', 'eventId'])
-@Index('ix_event_venues_cell', ['geoCell', 'startUtc', 'venueId', 'eventId'])
+@Index('ix_event_venues_cell', ['geoCell', 'startUtc', 'venueId', 'eventId', 'listed', 'endUtc', 'featured'])
 export class EventVenueEntity {
   @PrimaryColumn({ name: 'event_id', type: 'integer' })
   eventId: number;
@@ -117,6 +117,19 @@ export class EventVenueEntity {
    */
   @Column({ name: 'geo_cell', type: 'integer', nullable: true })
   geoCell: number | null;
+
+  /**
+   * The event's listing state as its row holds it (`listing-state.ts`, migration ListingStateCarried1769644800000),
+   * written with its start: a radius list checks its events on the links it reads.
+   */
+  @Column({ type: 'boolean', nullable: true })
+  listed: boolean | null;
+
+  @Column({ name: 'end_utc', type: 'datetime', nullable: true })
+  endUtc: Date | null;
+
+  @Column({ type: 'boolean', nullable: true })
+  featured: boolean | null;
 }
 
 /** An event's organizers, in the order they were given. */

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '@calendar/i18n';
 import { CreateOrganizerDto, OrganizerService } from '@calendar/organizer';
 import { LinkedKind, RecordRepository, RecordServiceDeps, RecordTarget, RecordWriter } from '@calendar/records';
-import { WriteCondition, WriteEffects } from '@calendar/shared/database';
+import { isListed, WriteCondition, WriteEffects } from '@calendar/shared/database';
 import { ApiException, Caller } from '@calendar/shared/http';
 import { parseTimeZone, WP_DATE_TIME_FORMAT } from '@calendar/shared/time';
 import { TermLinkRegistry, TermRepository, TermService } from '@calendar/taxonomy';
@@ -71,6 +71,10 @@ export class EventWriter implements OnModuleInit {
       const written = effects.changes.filter((change) => change.kind === 'event' && change.action !== 'deleted').map((change) => change.id);
       const ids = [...new Set([...written, ...(effects.touched.get('event') ?? [])])];
       await this.events.refreshLinkLists(manager, ids, effects.created('event'), (id) => effects.knownOf<CreatedEvent>('event', id)?.links);
+      // The search rows of the events whose rows the write changed and whose search rows it does not rebuild (a
+      // trashing) take their listing state from those rows; rebuilt ones carry it from their insert.
+      const reindexed = new Set(effects.reindexed('event'));
+      await this.events.carryListingState(manager, written.filter((id) => !reindexed.has(id)));
     });
     this.records.registerEffects();
     coordinator.register('longest event span', async (manager, effects) => {
@@ -203,9 +207,9 @@ export class EventWriter implements OnModuleInit {
       }
     }
     const venues = input.venue !== undefined ? await this.linkItems(manager, 'venue', input.venue, scope) : null;
-    if (venues) await this.events.setLinks(manager, 'venue', event.id, venues, isCreate, event.startUtc);
+    if (venues) await this.events.setLinks(manager, 'venue', event.id, venues, isCreate, event);
     const organizers = input.organizer !== undefined ? await this.linkItems(manager, 'organizer', input.organizer, scope) : null;
-    if (organizers) await this.events.setLinks(manager, 'organizer', event.id, organizers, isCreate, event.startUtc);
+    if (organizers) await this.events.setLinks(manager, 'organizer', event.id, organizers, isCreate, event);
     // An event this write created has no terms yet.
     const before = isCreate ? [] : ((await this.events.links([event.id], manager)).terms.get(event.id) ?? []);
     let after = before;
@@ -224,7 +228,7 @@ export class EventWriter implements OnModuleInit {
     // The terms' rows are locked before the links are written: writing a link takes a shared lock on its term
     // (the foreign key), and two writes that both held it and then asked for the row's lock would deadlock.
     if (counted) await this.termRepository.lockForCount(manager, [...before, ...after]);
-    if (after !== before) await this.events.setLinks(manager, 'term', event.id, after, isCreate, event.startUtc);
+    if (after !== before) await this.events.setLinks(manager, 'term', event.id, after, isCreate, event);
     const effects = WriteEffects.of(manager).widenSpan(Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000));
     if (counted) effects.recount([...before, ...after]);
     if (isCreate) this.knowCreated(effects, event, { venues: venues ?? [], organizers: organizers ?? [], terms: after });
@@ -244,6 +248,9 @@ export class EventWriter implements OnModuleInit {
       search: {
         original: event.originalLang,
         start: event.startUtc,
+        end: event.endUtc,
+        listed: isListed(event.status, Boolean(event.hideFromListings)),
+        featured: Boolean(event.featured),
         texts: event.translations.map((text) => ({ lang: text.lang, name: text.name, description: text.description, excerpt: text.excerpt })),
       },
       tallied: {

@@ -12,6 +12,7 @@ export * from './migrate';
 export * from './idempotency';
 export * from './galera';
 export * from './geo-cell';
+export * from './listing-state';
 export * from './count-memo';
 export * from './fragment-cache';
 export * from './clock';

@@ -9,6 +9,7 @@ import { EventTermStarts1769126400000 } from './migrations/1769126400000-event-t
 import { EventOrganizerStarts1769212800000 } from './migrations/1769212800000-event-organizer-starts';
 import { EventCountedTerms1769299200000 } from './migrations/1769299200000-event-counted-terms';
 import { EventVenueCells1769385600000 } from './migrations/1769385600000-event-venue-cells';
+import { ListingStateCarried1769644800000 } from './migrations/1769644800000-listing-state-carried';
 import { VERSION_SLOTS } from './data-version';
 
 /**
@@ -41,7 +42,7 @@ describe('migrations', () => {
     await dataSource.initialize();
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
-      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000', 'EventOrganizerStarts1769212800000', 'EventCountedTerms1769299200000', 'EventVenueCells1769385600000', 'SearchTokenOriginal1769472000000', 'EventListingFeatured1769558400000']);
+      expect(applied.map((migration) => migration.name)).toEqual(['Foundation1767225600000', 'VenuesOrganizers1767312000000', 'Events1767398400000', 'DataVersion1767484800000', 'SearchTokens1767571200000', 'DataParts1767657600000', 'EventRevision1767744000000', 'WriteLog1767830400000', 'Recurrence1767916800000', 'EventSpan1768003200000', 'IdempotencyKeys1768089600000', 'IdempotencyRecord1768176000000', 'VersionSlots1768262400000', 'EventDayCounts1768348800000', 'Changes1768435200000', 'Webhooks1768521600000', 'ChangesByRecord1768608000000', 'SearchTokenStart1768694400000', 'TallyScheme1768780800000', 'EventLinkLists1768953600000', 'EventVenueStarts1769040000000', 'EventTermStarts1769126400000', 'EventOrganizerStarts1769212800000', 'EventCountedTerms1769299200000', 'EventVenueCells1769385600000', 'SearchTokenOriginal1769472000000', 'EventListingFeatured1769558400000', 'ListingStateCarried1769644800000']);
       expect((await dataSource.query('PRAGMA table_info(events)')).find((column: { name: string }) => column.name === 'revision')).toMatchObject({ type: 'INTEGER', notnull: 1, dflt_value: '0' });
       const tables = async () =>
         (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).map((row: { name: string }) => row.name);
@@ -206,6 +207,33 @@ describe('the venue link cells migration', () => {
         { event_id: 2, venue_id: 2, geo_cell: 1799 * 7201 + 3599 },
       ]);
       expect((await dataSource.query('PRAGMA index_info(ix_event_venues_cell)')).map((column: { name: string }) => column.name)).toEqual(['geo_cell', 'start_utc', 'venue_id', 'event_id']);
+    });
+  });
+
+  it("writes on each venue link and event search row already there its event's start and listing state, and indexes them with it", async () => {
+    await beforeMigration(ListingStateCarried1769644800000, [1, 2, 3], async (dataSource, at) => {
+      // Published; hidden from listings and ending later; a featured draft.
+      await dataSource.query("UPDATE events SET hide_from_listings = 1, end_utc = '2030-01-02 00:00:00' WHERE id = 2");
+      await dataSource.query("UPDATE events SET status = 'draft', featured = 1 WHERE id = 3");
+      await dataSource.query(`INSERT INTO venues (id, author_id, status, original_lang, published_at, created_at, modified_at) VALUES (1, 1, 'publish', 'en', ?, ?, ?)`, [at, at, at]);
+      await dataSource.query('INSERT INTO event_venues (event_id, venue_id, position) VALUES (1, 1, 0), (2, 1, 0), (3, 1, 0)');
+      await dataSource.query("INSERT INTO search_tokens (kind, token, record_id, lang, original) VALUES ('event', 'jazz', 1, 'en', 1), ('event', 'jazz', 2, 'en', 1), ('event', 'jazz', 3, 'en', 1), ('venue', 'hall', 1, 'en', 1)");
+      await new ListingStateCarried1769644800000().up(dataSource.createQueryRunner());
+      const carried = [
+        { start_utc: at, end_utc: at, listed: 1, featured: 0 },
+        { start_utc: at, end_utc: '2030-01-02 00:00:00', listed: 0, featured: 0 },
+        { start_utc: at, end_utc: at, listed: 0, featured: 1 },
+      ];
+      expect(await dataSource.query('SELECT event_id, start_utc, end_utc, listed, featured FROM event_venues ORDER BY event_id')).toEqual(carried.map((row, index) => ({ event_id: index + 1, ...row })));
+      expect(await dataSource.query('SELECT kind, record_id, start_utc, end_utc, listed, featured FROM search_tokens ORDER BY kind, record_id')).toEqual([
+        ...carried.map((row, index) => ({ kind: 'event', record_id: index + 1, ...row })),
+        { kind: 'venue', record_id: 1, start_utc: null, end_utc: null, listed: null, featured: null },
+      ]);
+      const columns = async (index: string) => (await dataSource.query(`PRAGMA index_info(${index})`)).map((column: { name: string }) => column.name);
+      expect([await columns('ix_event_venues_cell'), await columns('ix_search_tokens_start')]).toEqual([
+        ['geo_cell', 'start_utc', 'venue_id', 'event_id', 'listed', 'end_utc', 'featured'],
+        ['kind', 'token', 'start_utc', 'record_id', 'lang', 'original', 'listed', 'end_utc', 'featured'],
+      ]);
     });
   });
 });

@@ -144,9 +144,11 @@ export interface SearchSql {
   /**
    * The set itself, as a statement selecting each matching record's id once (`id`), for a list that reads from it
    * (a total driven from the matches rather than from the window); `'with start'`: each with the start its rows
-   * carry (`start_utc`), read from the index too.
+   * carry (`start_utc`), read from the index too; `'listed'`: of the listed records only (events published and not
+   * hidden from listings), each with what its rows carry of its row as the listing index holds it (`LISTED_COLUMNS`),
+   * so that a list's conditions on those columns are checked on the set itself.
    */
-  asSet?: boolean | 'with start';
+  asSet?: boolean | 'with start' | 'listed';
   /**
    * Events: bounds on the start (UTC, as stored) that every event of the list meets. The `IN` set then reads only
    * the rows of the term that start within them (`search_tokens.start_utc`, index `ix_search_tokens_start`), so its
@@ -203,12 +205,22 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
     const sets = (split ? [word, longer] : [token]).map(
       (run) => `FROM ${table} WHERE ${[`s.kind = :searchKind AND ${run} AND ${language}`, ...starts].join(' AND ')}`,
     );
-    const selected = sql.asSet === 'with start' ? 's.record_id AS id, s.start_utc AS start_utc' : 's.record_id AS id';
+    const selected = sql.asSet === 'listed' ? `s.record_id AS id, ${listedColumns('s')}` : sql.asSet === 'with start' ? 's.record_id AS id, s.start_utc AS start_utc' : 's.record_id AS id';
+    const listed = sql.asSet === 'listed' ? ' AND s.listed = 1' : '';
     return {
-      sql: sql.asSet ? sets.map((set) => `SELECT DISTINCT ${selected} ${set}`).join(' UNION ') : `${sql.id} IN (${sets.map((set) => `SELECT s.record_id ${set}`).join(' UNION ALL ')})`,
+      sql: sql.asSet ? sets.map((set) => `SELECT DISTINCT ${selected} ${set}${listed}`).join(' UNION ') : `${sql.id} IN (${sets.map((set) => `SELECT s.record_id ${set}`).join(' UNION ALL ')})`,
       params: { ...params, searchFrom: sql.starts?.from, searchTo: sql.starts?.to },
     };
   });
+}
+
+/**
+ * What a row standing for a listed event carries of it (`listing-state.ts` in the database library), named as the
+ * events' columns are, for a set that stands in for the listing index (`events e`) in a list's statement: its start,
+ * end and whether featured, and the status and listing flag every listed event has.
+ */
+export function listedColumns(alias: string): string {
+  return `${alias}.start_utc AS start_utc, ${alias}.end_utc AS end_utc, ${alias}.featured AS featured, 'publish' AS status, 0 AS hide_from_listings`;
 }
 
 /** A row of the request language matches, and a row of the original language for records with no text in it. */
