@@ -96,10 +96,13 @@ export interface LinkLists {
   terms: readonly number[];
 }
 
-/** What an event's search rows are made of: its original language, its start and its texts in every language. */
 /** What the links of an event created by a write carry of its row from their insert (`setLinks`). */
 export type LinkedEventRow = Pick<EventEntity, 'startUtc' | 'endUtc' | 'status' | 'hideFromListings' | 'featured'>;
 
+/**
+ * What an event's search rows are made of: its original language, its start, end and listing state (whether listed,
+ * whether featured: `listing-state.ts`) and its texts in every language.
+ */
 export interface SearchedEvent {
   original: string;
   start: Date;

@@ -1,4 +1,5 @@
 import { RecordEntity, RecordTranslationEntity } from '@calendar/records';
+import { CarriedListingState } from '@calendar/shared/search';
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryColumn, Relation } from 'typeorm';
 
 @Entity('events')
@@ -90,11 +91,14 @@ export class EventTranslationEntity extends RecordTranslationEntity {
   event: Relation<EventEntity>;
 }
 
-/** An event's venues, in the order they were given. */
+/**
+ * An event's venues, in the order they were given; each carries the event's start and listing state (a radius list
+ * checks its events on the links it reads).
+ */
 @Entity('event_venues')
 @Index('ix_event_venues_start', ['venueId', 'startUtc', 'eventId'])
 @Index('ix_event_venues_cell', ['geoCell', 'startUtc', 'venueId', 'eventId', 'listed', 'endUtc', 'featured'])
-export class EventVenueEntity {
+export class EventVenueEntity extends CarriedListingState {
   @PrimaryColumn({ name: 'event_id', type: 'integer' })
   eventId: number;
 
@@ -117,19 +121,6 @@ export class EventVenueEntity {
    */
   @Column({ name: 'geo_cell', type: 'integer', nullable: true })
   geoCell: number | null;
-
-  /**
-   * The event's listing state as its row holds it (`listing-state.ts`, migration ListingStateCarried1769644800000),
-   * written with its start: a radius list checks its events on the links it reads.
-   */
-  @Column({ type: 'boolean', nullable: true })
-  listed: boolean | null;
-
-  @Column({ name: 'end_utc', type: 'datetime', nullable: true })
-  endUtc: Date | null;
-
-  @Column({ type: 'boolean', nullable: true })
-  featured: boolean | null;
 }
 
 /** An event's organizers, in the order they were given. */
