@@ -86,8 +86,9 @@ describe('search tokens', () => {
         params: { ...params, searchFrom: undefined, searchTo: '2030-03-31 23:59:59.000' },
       },
     ]);
-    expect(searchConditions([term], { ...sql, starts: { to: '2030-03-31 23:59:59.000' }, engine: 'sqlite', asSet: 'with start' })[0].sql).toBe(
-      `${sqliteRange('s.token = :token0', 'DISTINCT s.record_id AS id, s.start_utc AS start_utc')} UNION ${sqliteRange('s.token > :token0 AND s.token < :upper0', 'DISTINCT s.record_id AS id, s.start_utc AS start_utc')}`,
+    const listed = `DISTINCT s.record_id AS id, s.start_utc AS start_utc, s.end_utc AS end_utc, s.featured AS featured, 'publish' AS status, 0 AS hide_from_listings`;
+    expect(searchConditions([term], { ...sql, starts: { to: '2030-03-31 23:59:59.000' }, engine: 'sqlite', asSet: 'listed' })[0].sql).toBe(
+      `${sqliteRange('s.token = :token0', listed)} AND s.listed = 1 UNION ${sqliteRange('s.token > :token0 AND s.token < :upper0', listed)} AND s.listed = 1`,
     );
     // A probe per event reads the rows of the event (SQLite would guess the start index), whatever the bounds.
     expect(searchConditions([term], { ...sql, probe: true, starts: { from: '2030-03-01 00:00:00.000' }, engine: 'sqlite' })[0].sql).toBe(

@@ -143,12 +143,12 @@ export interface SearchSql {
   probe?: boolean;
   /**
    * The set itself, as a statement selecting each matching record's id once (`id`), for a list that reads from it
-   * (a total driven from the matches rather than from the window); `'with start'`: each with the start its rows
-   * carry (`start_utc`), read from the index too; `'listed'`: of the listed records only (events published and not
-   * hidden from listings), each with what its rows carry of its row as the listing index holds it (`LISTED_COLUMNS`),
-   * so that a list's conditions on those columns are checked on the set itself.
+   * (a total driven from the matches rather than from the window); `'listed'`: of the listed records only (events
+   * published and not hidden from listings), each with what its rows carry of its row as the listing index holds it
+   * (`listedColumns`), read from the index too, so that a list's conditions on those columns are checked on the set
+   * itself.
    */
-  asSet?: boolean | 'with start' | 'listed';
+  asSet?: boolean | 'listed';
   /**
    * Events: bounds on the start (UTC, as stored) that every event of the list meets. The `IN` set then reads only
    * the rows of the term that start within them (`search_tokens.start_utc`, index `ix_search_tokens_start`), so its
@@ -205,7 +205,7 @@ export function searchConditions(terms: SearchTerm[], sql: SearchSql): { sql: st
     const sets = (split ? [word, longer] : [token]).map(
       (run) => `FROM ${table} WHERE ${[`s.kind = :searchKind AND ${run} AND ${language}`, ...starts].join(' AND ')}`,
     );
-    const selected = sql.asSet === 'listed' ? `s.record_id AS id, ${listedColumns('s')}` : sql.asSet === 'with start' ? 's.record_id AS id, s.start_utc AS start_utc' : 's.record_id AS id';
+    const selected = sql.asSet === 'listed' ? `s.record_id AS id, ${listedColumns('s')}` : 's.record_id AS id';
     const listed = sql.asSet === 'listed' ? ' AND s.listed = 1' : '';
     return {
       sql: sql.asSet ? sets.map((set) => `SELECT DISTINCT ${selected} ${set}${listed}`).join(' UNION ') : `${sql.id} IN (${sets.map((set) => `SELECT s.record_id ${set}`).join(' UNION ALL ')})`,
