@@ -13,6 +13,14 @@ const EVENTS = '/wp-json/calendar/events/v1/events';
 const WORDS = ['jazz', 'market', 'lecture', 'café'];
 const STATUSES = ['publish', 'publish', 'publish', 'draft', 'pending', 'private'] as const;
 
+/**
+ * Where an event takes place, against the lists' radius of 10 km round (48.85, 2.35): at a venue in a cell wholly
+ * within it (`near`, 0.7 km away), at one of two venues of the cell north of it, which the radius crosses (`edgeIn`
+ * 9 km away, `edgeOut` 10.6 km), or far away (Lyon).
+ */
+type Place = 'near' | 'edgeIn' | 'edgeOut' | 'far';
+const IN_RADIUS: (Place | null)[] = ['near', 'edgeIn'];
+
 interface Model {
   id: number;
   start: string;
@@ -22,7 +30,7 @@ interface Model {
   hidden: boolean;
   word: string;
   category: 'music' | 'arts' | null;
-  place: 'near' | 'far' | null;
+  place: Place | null;
 }
 
 /** A small deterministic generator, so that a failure can be replayed. */
@@ -47,9 +55,13 @@ describe('list totals after random writes (SPEC §10.1)', () => {
   it('equal a brute-force count for every filter, caller and round', async () => {
     const random = generator(20261123);
     const events = new Map<number, Model>();
-    // A venue within the radius the lists ask for (Paris), and one outside it (Lyon).
     const venue = async (name: string, lat: number, lng: number) => (await t.request('POST', '/wp-json/calendar/events/v1/venues', { token: editor, json: { venue: name, geo_lat: lat, geo_lng: lng } })).body.id as number;
-    const places = { near: await venue('Hall', 48.8566, 2.3522), far: await venue('Quay', 45.764, 4.8357) };
+    const places: Record<Place, number> = {
+      near: await venue('Hall', 48.8566, 2.3522),
+      edgeIn: await venue('Barn', 48.931, 2.35),
+      edgeOut: await venue('Mill', 48.945, 2.36),
+      far: await venue('Quay', 45.764, 4.8357),
+    };
     const day = (offset: number) => `2030-03-${String(1 + offset).padStart(2, '0')}`;
     const attributes = () => {
       const first = random.int(20);
@@ -62,7 +74,7 @@ describe('list totals after random writes (SPEC §10.1)', () => {
         hidden: random.int(10) === 0,
         word: random.pick(WORDS),
         category: random.pick(['music', 'arts', null] as const),
-        place: random.pick(['near', 'far', null] as const),
+        place: random.pick(['near', 'edgeIn', 'edgeOut', 'far', null] as const),
       };
     };
     const send = (model: Omit<Model, 'id'>) => ({
@@ -83,9 +95,11 @@ describe('list totals after random writes (SPEC §10.1)', () => {
       { query: 'search=caf', keep: (event) => event.word === 'café' },
       { query: 'search=jazz&featured=false', keep: (event) => event.word === 'jazz' && !event.featured },
       { query: 'categories=music&featured=true', keep: (event) => event.category === 'music' && event.featured },
-      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10', keep: (event) => event.place === 'near' },
-      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10&featured=true', keep: (event) => event.place === 'near' && event.featured },
-      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10&search=jazz', keep: (event) => event.place === 'near' && event.word === 'jazz' },
+      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10', keep: (event) => IN_RADIUS.includes(event.place) },
+      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10&featured=true', keep: (event) => IN_RADIUS.includes(event.place) && event.featured },
+      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=10&search=jazz', keep: (event) => IN_RADIUS.includes(event.place) && event.word === 'jazz' },
+      // Every cell of its venues wholly within it: no venue named.
+      { query: 'geoloc_lat=48.85&geoloc_lng=2.35&geoloc_radius=12', keep: (event) => event.place !== null && event.place !== 'far' },
     ];
     const windows: [string, string][] = [
       ['2030-03-01', '2030-03-31'],

@@ -182,6 +182,26 @@ describe('pages of common filters (SPEC §10.1)', () => {
     ]);
   });
 
+  it('names no venue of a radius on MySQL where the cells of its venues lie wholly within it, and the venues of the others', async () => {
+    // A window no other test asks for, so that the totals are counted here.
+    const window = 'start_date=2030-01-05&end_date=2030-03-31&per_page=10&page=2';
+    const read = async (query: string) => {
+      let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
+      const statements = await queryCounter.record(async () => {
+        reply = await t.request('GET', `${EVENTS}?${window}&${query}`);
+      });
+      const links = statements.filter((sql) => sql.includes('event_venues gv'));
+      return [reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), links.length > 0, links.map((sql) => /gv\.venue_id IN \(/.test(sql)), links.map((sql) => sql.includes('gv.geo_cell IN ('))];
+    };
+    const atVenue = await t.request('GET', `${EVENTS}?${window}&venue=${venues.paris}`);
+    const expected = (names: boolean, cells: boolean) => [200, atVenue.body.total, atVenue.body.events.map((event: { id: number }) => event.id), true, [names, names], [cells, cells]];
+    // The Paris venue's cell (48.85–48.90, 2.35–2.40) lies within 20 km of it, and not within 1 km.
+    expect([await read('geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=20'), await read('geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=1')]).toEqual([
+      expected(ENGINE !== 'mysql', ENGINE === 'mysql'),
+      expected(true, ENGINE === 'mysql'),
+    ]);
+  });
+
   it('counts and reads a list with a venue, an organizer or a term beside another set from that link\'s rows on SQLite', async () => {
     // A window no other test asks for, so that every total is counted here: the events starting from its first day.
     const window = 'start_date=2030-01-03&end_date=2030-03-31&per_page=5';

@@ -12,7 +12,7 @@ import { ListEventsQueryDto } from '../dto/event.dto';
 import { EVENT_KIND } from '../dto/event.mapper';
 import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 import { passwordMatches } from '../event-password';
-import { EventHead, EventLinks, EventListFilter, EventRepository, LinkRange, PageRead } from '../event.repository';
+import { EventHead, EventLinks, EventListFilter, EventRepository, LinkRange, NO_RADIUS, PageRead } from '../event.repository';
 import { EventListQuery, eventListQuery, ListLookups, needsStartBound } from './event-list-query';
 
 /** Pages that begin at least this many events into their window are found through the totals per day. */
@@ -188,6 +188,8 @@ export class EventReader {
       const found = await this.deps.fragments.value('venues', `near ${near.lat} ${near.lng} ${near.radiusKm}`, scope.versions, () => this.events.venuesNear(near));
       made.filter.nearVenues = found.ids;
       made.filter.nearCells = found.cells;
+      made.filter.nearInnerCells = found.innerCells;
+      made.filter.nearEdgeVenues = found.edgeVenues;
     }
     return made;
   }
@@ -222,7 +224,7 @@ export class EventReader {
   private walkWindow(filter: EventListFilter): EventListFilter | null {
     if (this.deps.config.pageWalkRows === 0) return null;
     const narrowed = (filter.termSets?.length ?? 0) > 0 || filter.venues || filter.organizers || filter.search || filter.near || filter.geoloc !== undefined;
-    return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, near: undefined, nearVenues: undefined, nearCells: undefined, geoloc: undefined } : null;
+    return narrowed ? { ...filter, termSets: [], venues: undefined, organizers: undefined, search: undefined, ...NO_RADIUS, geoloc: undefined } : null;
   }
 
   /**
@@ -292,5 +294,5 @@ function totalKey(filter: EventListFilter): string {
   const { caller } = filter;
   const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
   // The venues within a radius, and their cells, follow from it and the data version the totals are kept at.
-  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined, nearVenues: undefined, nearCells: undefined })}`;
+  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined, nearVenues: undefined, nearCells: undefined, nearInnerCells: undefined, nearEdgeVenues: undefined })}`;
 }

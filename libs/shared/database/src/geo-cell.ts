@@ -2,10 +2,53 @@
  * The cell of a grid of 0.05° (about 5.5 km north to south) a venue's coordinates lie in, as a whole number, written
  * in SQL so that the links a write keeps and the cells a radius reads are computed by the same engine from the same
  * stored numbers (`event_venues.geo_cell`, migration EventVenueCells1769385600000). NULL when either coordinate is.
- * Nothing depends on the cells' shape but that equality: a radius reads the links of the cells its venues lie in,
- * and still checks each link's venue against them.
+ * A radius reads the links of the cells its venues lie in; those of a cell wholly within it (`cellsWithin`) are taken
+ * whole, and each link of any other cell is checked against the radius's venues.
  */
 export const GEO_CELLS_PER_DEGREE = 20;
+
+/** The earth's mean radius the great-circle distances of radii are measured with, in SQL and here alike. */
+export const EARTH_RADIUS_KM = 6371;
+
+/**
+ * How far inside the radius every corner of a cell must lie for the cell to count as wholly within it, in km: a
+ * cell's north and south edges follow parallels, not great circles, and bulge out from the straight way between
+ * their corners by at most 0.3 m (R × (0.05° in radians)² / 16); meridians and the great circles between points of a
+ * radius (convex below a quarter of the earth's circumference) stay inside it. The floating-point distance computed
+ * by the database and here differ by far less.
+ */
+const CELL_MARGIN_KM = 0.001;
+
+/** Radii beyond this are not split into cells within and cells on their edge (a cap of a quarter of the earth is not convex). */
+const LARGEST_SPLIT_RADIUS_KM = 5000;
+
+/** The great-circle distance between two points in km (haversine), as the list's radius condition computes it in SQL. */
+export function greatCircleKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const a = Math.sin(radians(lat2 - lat1) / 2) ** 2 + Math.cos(radians(lat1)) * Math.cos(radians(lat2)) * Math.sin(radians(lng2 - lng1) / 2) ** 2;
+  return EARTH_RADIUS_KM * 2 * Math.asin(Math.sqrt(a));
+}
+
+/**
+ * The cells among `cells` (numbers of `geoCellSql`) that lie wholly within `radiusKm` of a point: all four corners
+ * closer than the radius by `CELL_MARGIN_KM`, so that every venue whose stored coordinates fall in the cell is within
+ * the radius. None for radii of `LARGEST_SPLIT_RADIUS_KM` or more.
+ */
+export function cellsWithin(cells: readonly number[], center: { lat: number; lng: number }, radiusKm: number): number[] {
+  if (!(radiusKm < LARGEST_SPLIT_RADIUS_KM)) return [];
+  const columns = 360 * GEO_CELLS_PER_DEGREE + 1;
+  return cells.filter((cell) => {
+    const south = (Math.floor(cell / columns) - 90 * GEO_CELLS_PER_DEGREE) / GEO_CELLS_PER_DEGREE;
+    const west = ((cell % columns) - 180 * GEO_CELLS_PER_DEGREE) / GEO_CELLS_PER_DEGREE;
+    const corners: [number, number][] = [
+      [south, west],
+      [south, west + 1 / GEO_CELLS_PER_DEGREE],
+      [south + 1 / GEO_CELLS_PER_DEGREE, west],
+      [south + 1 / GEO_CELLS_PER_DEGREE, west + 1 / GEO_CELLS_PER_DEGREE],
+    ];
+    return corners.every(([lat, lng]) => greatCircleKm(center.lat, center.lng, lat, lng) <= radiusKm - CELL_MARGIN_KM);
+  });
+}
 
 /** The cell of the coordinates of the venue row `alias` (columns `geo_lat`, `geo_lng`), as an SQL expression. */
 export function geoCellSql(alias: string): string {
