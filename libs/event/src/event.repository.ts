@@ -532,14 +532,15 @@ export class EventRepository {
 
   /**
    * A statement over a list with a radius (MySQL and MariaDB), driven from the links of the window in the cells its
-   * venues lie in (`geo_cell`, `ix_event_venues_cell`: a range per cell, each link's venue checked on the index), each
-   * event once, then the event, checked against the rest of the filter. Its categories or tags, when it has some, are
-   * sets of their own joined to it by event (`termSetsBeside`), each read from its links of the window, not probed per
-   * event. Read as a condition on the events (a range per venue), a radius round a city at a million events made
-   * MariaDB read each of its 1,500 venues' links of every date (an `IN` list of 1,000 values or more becomes a table it
-   * joins by venue); left to choose, it also read every published event from the cells' set; beside a category it
-   * read the category's events by key and probed each one's venues (70 ms for a total that the two sets give in 8).
-   * Null when the list has no such radius (no cells resolved), or a search word, a venue or an organizer beside it.
+   * venues lie in (`geo_cell`, `ix_event_venues_cell`: a range per cell, the links of a cell the radius crosses checked
+   * by venue on the index, `nearLinks`), each event once, then the event, checked against the rest of the filter. Its
+   * categories or tags, when it has some, are sets of their own joined to it by event (`termSetsBeside`), each read
+   * from its links of the window, not probed per event. Read as a condition on the events (a range per venue), a radius
+   * round a city at a million events made MariaDB read each of its 1,500 venues' links of every date (an `IN` list of
+   * 1,000 values or more becomes a table it joins by venue); left to choose, it also read every published event from
+   * the cells' set; beside a category it read the category's events by key and probed each one's venues (70 ms for a
+   * total that the two sets give in 8). Null when the list has no such radius (no cells resolved), or a search word, a
+   * venue or an organizer beside it.
    */
   private radiusDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectStatement): [string, unknown[]] | null {
     if ((filter.search?.length ?? 0) > 0 || filter.venues || filter.organizers) return null;
