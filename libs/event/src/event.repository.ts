@@ -81,14 +81,16 @@ const LINK_INDEXES: Record<LinkRange['link'], [string, string]> = {
   organizers: ['event_organizers', 'organizer_id'],
 };
 
-/** A filter's radius and what was resolved of it, removed: a radius read as a set of its own is not checked again. */
-export const NO_RADIUS: Pick<EventListFilter, 'near' | 'nearVenues' | 'nearCells' | 'nearInnerCells' | 'nearEdgeVenues'> = {
-  near: undefined,
+/** What is resolved of a filter's radius (`venuesNear`), removed: it follows from the radius and the venues' version. */
+export const NO_RESOLVED_RADIUS: Pick<EventListFilter, 'nearVenues' | 'nearCells' | 'nearInnerCells' | 'nearEdgeVenues'> = {
   nearVenues: undefined,
   nearCells: undefined,
   nearInnerCells: undefined,
   nearEdgeVenues: undefined,
 };
+
+/** A filter's radius and what was resolved of it, removed: a radius read as a set of its own is not checked again. */
+export const NO_RADIUS: Pick<EventListFilter, 'near' | keyof typeof NO_RESOLVED_RADIUS> = { near: undefined, ...NO_RESOLVED_RADIUS };
 
 /** The list's filter without the link a statement is driven from or read along (that link's ids are its rows). */
 function withoutLink(filter: EventListFilter, range: LinkRange): EventListFilter {

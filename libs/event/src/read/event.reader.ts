@@ -12,7 +12,7 @@ import { ListEventsQueryDto } from '../dto/event.dto';
 import { EVENT_KIND } from '../dto/event.mapper';
 import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 import { passwordMatches } from '../event-password';
-import { EventHead, EventLinks, EventListFilter, EventRepository, LinkRange, NO_RADIUS, PageRead } from '../event.repository';
+import { EventHead, EventLinks, EventListFilter, EventRepository, LinkRange, NO_RADIUS, NO_RESOLVED_RADIUS, PageRead } from '../event.repository';
 import { EventListQuery, eventListQuery, ListLookups, needsStartBound } from './event-list-query';
 
 /** Pages that begin at least this many events into their window are found through the totals per day. */
@@ -294,5 +294,5 @@ function totalKey(filter: EventListFilter): string {
   const { caller } = filter;
   const audience = can.readOthersPrivate(caller) ? 'all' : caller ? `user:${caller.id}` : 'public';
   // The venues within a radius, and their cells, follow from it and the data version the totals are kept at.
-  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined, nearVenues: undefined, nearCells: undefined, nearInnerCells: undefined, nearEdgeVenues: undefined })}`;
+  return `events ${audience} ${JSON.stringify({ ...filter, caller: undefined, ...NO_RESOLVED_RADIUS })}`;
 }
