@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { ANY_QUERY_KINDS, anyQuery, anyQueryData, anyQueryKind, NAMESPACE } from './scenarios';
+import { ANY_QUERY_KINDS, anyQuery, anyQueryData, anyQueryKind, anyQueryPair, NAMESPACE } from './scenarios';
 
 /*
  * `npm run bench:kinds -- [--base http://127.0.0.1:3000] [--seed 4242] [--requests 2000] [--warmup 500]
  * [--metrics-token T]`: what the lists of SPEC §10.2's query space cost a running service one at a time, by kind (no
- * filter, one named filter, or two) and by how many events the answer holds. Each drawn list (the same for the same
+ * filter, one named filter, or two, and each pair of two) and by how many events the answer holds. Each drawn list (the same for the same
  * seed, as `npm run bench` draws them) is sent alone, with no other request in flight: its latency is its own cost, not
  * a queue's. After each, the service's own `/metrics` give the statements it sent to the database for it and their
  * time (`calendar_db_query_duration_seconds`, timed to the millisecond: a mean over many lists holds, one list's does
@@ -20,6 +20,8 @@ const USAGE = 'npm run bench:kinds -- [--base URL] [--seed N] [--requests N] [--
 /** One list sent: its kind, status, events in the answer, latency and the database's part of it. */
 export interface KindSample {
   kind: string;
+  /** The two filters of a list of two (`categories+search`). */
+  pair?: string;
   status: number;
   events: number;
   ms: number;
@@ -47,7 +49,7 @@ const SIZE_GROUPS: [string, number, number][] = [
   ['25-50 events', 25, 50],
 ];
 
-/** The figures of every kind drawn, of every answer size, and of all lists, in that order. */
+/** The figures of every kind drawn, of every pair of filters drawn (`two: categories+search`), of every answer size, and of all lists, in that order. */
 export function kindFigures(samples: KindSample[]): KindFigures[] {
   const figures = (group: string, of: KindSample[]): KindFigures => {
     const sorted = of.map((sample) => sample.ms).sort((a, b) => a - b);
@@ -64,8 +66,9 @@ export function kindFigures(samples: KindSample[]): KindFigures[] {
     };
   };
   const kinds = ANY_QUERY_KINDS.map((kind) => figures(kind, samples.filter((sample) => sample.kind === kind)));
+  const pairs = [...new Set(samples.flatMap((sample) => (sample.pair ? [sample.pair] : [])))].sort().map((pair) => figures(`two: ${pair}`, samples.filter((sample) => sample.pair === pair)));
   const sizes = SIZE_GROUPS.map(([group, least, most]) => figures(group, samples.filter((sample) => sample.events >= least && sample.events <= most)));
-  return [...kinds, ...sizes, figures('all', samples)].filter((row) => row.lists > 0);
+  return [...kinds, ...pairs, ...sizes, figures('all', samples)].filter((row) => row.lists > 0);
 }
 
 function round(value: number): number {
@@ -121,7 +124,7 @@ async function main(argv: string[]): Promise<void> {
     const after = await scrape();
     const events = response.status === 200 ? ((JSON.parse(body) as { events?: unknown[] }).events ?? []).length : 0;
     if (response.status !== 200 && !(response.status === 404 && body.includes('"event-archive-page-not-found"'))) throw new Error(`${path} answered ${response.status}: ${body.slice(0, 200)}`);
-    samples.push({ kind: anyQueryKind(path), status: response.status, events, ms, dbStatements: after.count - before.count - perScrape.count, dbMs: (after.seconds - before.seconds - perScrape.seconds) * 1000 });
+    samples.push({ kind: anyQueryKind(path), pair: anyQueryPair(path) ?? undefined, status: response.status, events, ms, dbStatements: after.count - before.count - perScrape.count, dbMs: (after.seconds - before.seconds - perScrape.seconds) * 1000 });
   }
   process.stdout.write(`${JSON.stringify({ base, seed, requests, warmup, namespace: NAMESPACE, perScrape, figures: kindFigures(samples) }, null, 1)}\n`);
 }

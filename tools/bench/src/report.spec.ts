@@ -1,6 +1,6 @@
 import { renderChart, renderShareChart } from './chart';
 import { historyEntry, renderJournal, renderStatus, renderTable, ScenarioResult, withStatus } from './report';
-import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryKind, newEvent, variedList } from './scenarios';
+import { ANY_QUERY_KINDS, anyQueriesOfKind, anyQuery, anyQueryKind, anyQueryPair, newEvent, variedList } from './scenarios';
 
 describe('benchmark report', () => {
   const info = { label: 'baseline', command: 'npm run bench', date: '2026-11-22', database: 'mysql', events: 100000, machine: '2 cores, 24 GiB', connections: 10, duration: 10, peakRssMb: 120 };
@@ -167,6 +167,7 @@ describe('benchmark scenarios', () => {
     expect(
       [`${path}?start_date=2027-01-01&per_page=5`, `${path}?per_page=5&geoloc_lat=1&geoloc_lng=2&geoloc_radius=9`, `${path}?tags=7&per_page=5`, `${path}?tags=7&venue=11`].map(anyQueryKind),
     ).toEqual(['none', 'geoloc', 'tags', 'two']);
+    expect([`${path}?tags=7&per_page=5`, `${path}?search=jazz&tags=7`, `${path}?geoloc_lat=1&geoloc_lng=2&geoloc_radius=9&venue=11`].map(anyQueryPair)).toEqual([null, 'tags+search', 'venue+geoloc']);
     const drawn = Array.from({ length: 400 }, (_, n) => anyQuery(9, n, data, 'r1'));
     for (const kind of ANY_QUERY_KINDS) {
       const ofKind = drawn.filter((url) => anyQueryKind(url) === kind);

@@ -177,6 +177,13 @@ export function anyQueryKind(path: string): AnyQueryKind {
   return filters.length === 0 ? 'none' : filters.length === 1 ? filters[0] : 'two';
 }
 
+/** The two filters of a list `anyQuery` drew with two (`categories+search`, in ANY_QUERY_KINDS' order), else null. */
+export function anyQueryPair(path: string): string | null {
+  const names = new URLSearchParams(path.split('?')[1] ?? '');
+  const filters = ANY_QUERY_KINDS.filter((kind) => names.has(kind === 'geoloc' ? 'geoloc_lat' : kind));
+  return filters.length === 2 ? filters.join('+') : null;
+}
+
 /** The first `count` lists of one kind that `anyQuery` draws with a seed: the cost of one kind of list apart from the others. */
 export function anyQueriesOfKind(kind: AnyQueryKind, seed: number, count: number, data: AnyQueryData, run: string): string[] {
   const paths: string[] = [];
