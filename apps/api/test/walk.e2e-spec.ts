@@ -191,7 +191,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
         reply = await t.request('GET', `${EVENTS}?${window}&${query}`);
       });
       const links = statements.filter((sql) => sql.includes('event_venues gv'));
-      return [reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), links.length > 0, links.map((sql) => /gv\.venue_id IN \(/.test(sql)), links.map((sql) => sql.includes('gv.geo_cell IN ('))];
+      return [reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), links.length > 0, links.map((sql) => /gv\.venue_id( \+ 0)? IN \(/.test(sql)), links.map((sql) => sql.includes('gv.geo_cell IN ('))];
     };
     const atVenue = await t.request('GET', `${EVENTS}?${window}&venue=${venues.paris}`);
     const expected = (names: boolean, cells: boolean) => [200, atVenue.body.total, atVenue.body.events.map((event: { id: number }) => event.id), true, [names, names], [cells, cells]];
@@ -199,6 +199,45 @@ describe('pages of common filters (SPEC §10.1)', () => {
     expect([await read('geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=20'), await read('geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=1')]).toEqual([
       expected(ENGINE !== 'mysql', ENGINE === 'mysql'),
       expected(true, ENGINE === 'mysql'),
+    ]);
+  });
+
+  it('reads a radius\'s links by their cells and start on MySQL, however many venues lie in the cells it crosses', async () => {
+    // The Sydney venue's cell and the 15 round it, as a wide radius resolves them: that cell wholly within, beside 500
+    // venues of the others (none of them linked here). Named as a column beside the cells and the conditions an
+    // anonymous list checks on the links (listing state, end, featured), those venues made MariaDB's range analysis
+    // give the cell index up and read all of it.
+    const cell = (lat: number, lng: number) => (Math.floor(lat * 20) + 1800) * 7201 + Math.floor(lng * 20) + 3600;
+    const sydney = cell(-33.8688, 151.2093);
+    const cells = [-1, 0, 1, 2].flatMap((row) => [-1, 0, 1, 2].map((column) => sydney + row * 7201 + column)).sort((a, b) => a - b);
+    const edge = Array.from({ length: 500 }, (_, n) => 1_000_000 + n);
+    const resolved = jest.spyOn(t.get(EventRepository), 'venuesNear').mockResolvedValue({ ids: [venues.sydney, ...edge], cells, innerCells: [sydney], edgeVenues: edge });
+    let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
+    let statements: [string, unknown[]][];
+    let resolutions: number;
+    try {
+      // A window no other test asks for, so that its total is counted here.
+      statements = await queryCounter.recordStatements(async () => {
+        reply = await t.request('GET', `${EVENTS}?start_date=2030-01-06&end_date=2030-02-18&featured=false&geoloc_lat=-33.8688&geoloc_lng=151.2093&geoloc_radius=12&per_page=5&page=2`);
+      });
+      resolutions = resolved.mock.calls.length;
+    } finally {
+      resolved.mockRestore();
+    }
+    const from = Date.UTC(2030, 0, 6);
+    const to = Date.UTC(2030, 1, 19);
+    const expected = matches['not featured'].filter((id) => id % 3 !== 0 && Date.UTC(2030, 0, 1) + ((id * 37) % COUNT) * 3_600_000 >= from && Date.UTC(2030, 0, 1) + ((id * 37) % COUNT + 1) * 3_600_000 < to);
+    // How MariaDB reads the links: by ranges of the cell index, not the whole index.
+    const access = async ([sql, params]: [string, unknown[]]) =>
+      ((await t.dataSource.query(`EXPLAIN ${sql}`, params)) as { table: string; type: string }[]).filter((row) => row.table === 'gv').map((row) => row.type);
+    const links = statements.filter(([sql]) => sql.includes('FORCE INDEX (ix_event_venues_cell)'));
+    expect([reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), resolutions, links.length > 0 || ENGINE !== 'mysql', ENGINE === 'mysql' ? (await Promise.all(links.map(access))).flat() : []]).toEqual([
+      200,
+      expected.length,
+      expected.slice(5, 10),
+      1,
+      true,
+      ENGINE === 'mysql' ? links.map(() => 'range') : [],
     ]);
   });
 

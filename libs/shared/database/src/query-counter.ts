@@ -18,18 +18,23 @@ export function inBackground<T>(work: () => Promise<T>): Promise<T> {
  */
 export class QueryCounter implements Logger {
   count = 0;
-  /** The statements themselves, while a test records them (`record`). */
-  private recorded: string[] | null = null;
+  /** The statements themselves with their parameters, while a test records them (`record`, `recordStatements`). */
+  private recorded: [string, unknown[]][] | null = null;
 
-  logQuery(query: string): void {
+  logQuery(query: string, parameters?: unknown[]): void {
     if (background.get()) return;
     this.count += 1;
-    this.recorded?.push(query);
+    this.recorded?.push([query, parameters ?? []]);
   }
 
   /** The statements `work` sends (besides any sent meanwhile by other requests), in order. */
   async record(work: () => Promise<unknown>): Promise<string[]> {
-    const recorded: string[] = [];
+    return (await this.recordStatements(work)).map(([query]) => query);
+  }
+
+  /** As `record`, each statement with its parameters: what running it again needs (an `EXPLAIN`, say). */
+  async recordStatements(work: () => Promise<unknown>): Promise<[string, unknown[]][]> {
+    const recorded: [string, unknown[]][] = [];
     this.recorded = recorded;
     try {
       await work();
