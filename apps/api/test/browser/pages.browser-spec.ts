@@ -16,6 +16,15 @@ const SCREENSHOTS = join(WORKSPACE_ROOT, 'tmp/screenshots');
  * every page type in two languages checked by axe-core, a click path through them, the width of a phone, and the
  * event page's JSON-LD against the API's. Screenshots of each page go to tmp/screenshots/.
  */
+/** The month current at an instant in the service's time zone here (Europe/Paris), as `locale` names it. */
+const monthName = (locale: string, at: Date) => new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(at);
+
+/**
+ * Of the instants before and after a page was asked for, the one whose current month (`monthName`) the page showed:
+ * a page asked for at a month's end may be answered either side of midnight. The first when it showed neither.
+ */
+const instantShown = (shown: string, locale: string, instants: Date[]) => instants.find((at) => monthName(locale, at) === shown) ?? instants[0];
+
 describe('the public pages in Chromium', () => {
   let service: BuiltService;
   let browser: Browser;
@@ -46,23 +55,27 @@ describe('the public pages in Chromium', () => {
 
   it('shows every page type in English and French with no serious or critical accessibility problem', async () => {
     const seen: [string, string, string, number][] = [];
+    // The month pages' current month, as the month current when each was asked for or after it was answered.
+    const months: Record<string, string> = {};
     for (const [type, path] of Object.entries(paths)) {
       for (const language of ['en', 'fr']) {
         // The French page is the one the English page's language switcher links to.
         const address = language === 'en' ? `${service.base}${path}` : await page.locator('nav.languages a[hreflang="fr"]').getAttribute('href');
+        const asked = new Date();
         const answer = await page.goto((address as string).replace(/^https?:\/\/[^/]+/, service.base));
+        const heading = await page.locator('h1').innerText();
+        if (type === 'month') months[language] = monthName(language, instantShown(heading, language, [asked, new Date()]));
         const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-        seen.push([type, await page.locator('html').getAttribute('lang') as string, await page.locator('h1').innerText(), answer?.status() ?? 0]);
+        seen.push([type, await page.locator('html').getAttribute('lang') as string, heading, answer?.status() ?? 0]);
         expect(violations.map((violation) => `${type}/${language}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
         await page.screenshot({ path: join(SCREENSHOTS, `page-${type}-${language}.png`), fullPage: true });
       }
     }
-    const monthName = (locale: string) => new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date());
     expect(seen).toEqual([
       ['list', 'en', 'Upcoming events', 200],
       ['list', 'fr', 'Événements à venir', 200],
-      ['month', 'en', monthName('en'), 200],
-      ['month', 'fr', monthName('fr'), 200],
+      ['month', 'en', months['en'], 200],
+      ['month', 'fr', months['fr'], 200],
       ['event', 'en', 'Jazz in the park', 200],
       ['event', 'fr', 'Jazz au parc', 200],
       ['venue', 'en', 'Parc de la Tête d’Or', 200],
@@ -90,18 +103,17 @@ describe('the public pages in Chromium', () => {
     await page.getByRole('link', { name: 'Music', exact: true }).click();
     await page.waitForURL(/\/events\/category\/music\//);
     expect(await page.locator('h1').innerText()).toBe('Music');
+    const asked = new Date();
     await page.getByRole('link', { name: 'Month', exact: true }).click();
     await page.waitForURL(/\/events\/month\//);
     const thisMonth = await page.locator('h1').innerText();
+    const shown = instantShown(thisMonth, 'en', [asked, new Date()]);
     await page.locator('a[rel="next"]').click();
     await page.waitForURL(/\/events\/month\/\d{4}-\d{2}\//);
-    const next = new Date();
-    next.setUTCDate(1);
-    next.setUTCMonth(next.getUTCMonth() + 1);
-    expect([thisMonth, await page.locator('h1').innerText()]).toEqual([
-      new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date()),
-      new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(next),
-    ]);
+    // The month after the one current in Paris then (in the last hour of a month's last day, UTC's month is a month behind).
+    const [year, month] = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', timeZone: 'Europe/Paris' }).format(shown).split('-').map(Number);
+    const next = new Date(Date.UTC(year, month, 1, 12));
+    expect([thisMonth, await page.locator('h1').innerText()]).toEqual([monthName('en', shown), new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(next)]);
     expect(problems).toEqual([]);
   }, 60_000);
 
