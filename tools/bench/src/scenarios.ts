@@ -172,16 +172,20 @@ export type AnyQueryKind = (typeof ANY_QUERY_KINDS)[number];
 
 /** The kind of a list drawn by `anyQuery`. */
 export function anyQueryKind(path: string): AnyQueryKind {
-  const names = new URLSearchParams(path.split('?')[1] ?? '');
-  const filters = ANY_QUERY_KINDS.filter((kind) => names.has(kind === 'geoloc' ? 'geoloc_lat' : kind));
+  const filters = drawnFilters(path);
   return filters.length === 0 ? 'none' : filters.length === 1 ? filters[0] : 'two';
 }
 
 /** The two filters of a list `anyQuery` drew with two (`categories+search`, in ANY_QUERY_KINDS' order), else null. */
 export function anyQueryPair(path: string): string | null {
-  const names = new URLSearchParams(path.split('?')[1] ?? '');
-  const filters = ANY_QUERY_KINDS.filter((kind) => names.has(kind === 'geoloc' ? 'geoloc_lat' : kind));
+  const filters = drawnFilters(path);
   return filters.length === 2 ? filters.join('+') : null;
+}
+
+/** The filters a drawn list holds, by their parameter, in ANY_QUERY_KINDS' order. */
+function drawnFilters(path: string): AnyQueryKind[] {
+  const names = new URLSearchParams(path.split('?')[1] ?? '');
+  return ANY_QUERY_KINDS.filter((kind) => names.has(kind === 'geoloc' ? 'geoloc_lat' : kind));
 }
 
 /** The first `count` lists of one kind that `anyQuery` draws with a seed: the cost of one kind of list apart from the others. */
