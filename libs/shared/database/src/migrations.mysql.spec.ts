@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from './data-source-options';
+import { MIGRATIONS } from './migrations';
+import { EventTranslationsByEvent1769731200000 } from './migrations/1769731200000-event-translations-by-event';
+
+/*
+ * The migrations whose MySQL statements differ from SQLite's, run on SQLite in memory and on a MySQL/MariaDB database
+ * of their own (made and dropped here) whenever one is reachable (`TEST_ENGINES`, from the jest configuration).
+ */
+const SERVER = process.env['MYSQL_TEST_URL'] ?? 'mysql://root@127.0.0.1:3306';
+const engines = (globalThis as { TEST_ENGINES?: string[] }).TEST_ENGINES ?? ['sqlite'];
+
+/** Runs `use` on a new database of `engine` migrated up to `migration` (not included); the database is dropped after. */
+async function beforeMigrationOn(engine: string, migration: (typeof MIGRATIONS)[number], use: (dataSource: DataSource) => Promise<void>): Promise<void> {
+  if (engine === 'sqlite') {
+    const dataSource = new DataSource({ ...buildDataSourceOptions({ type: 'sqlite', file: ':memory:' }), migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(migration)) });
+    await dataSource.initialize();
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+      await use(dataSource);
+    } finally {
+      await dataSource.destroy();
+    }
+    return;
+  }
+  const name = `calendar_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = await createConnection({ uri: SERVER });
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const dataSource = new DataSource({ ...buildDataSourceOptions({ type: 'mysql', url: `${SERVER.replace(/\/+$/, '')}/${name}`, database: name }), migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(migration)) });
+  try {
+    await dataSource.initialize();
+    await dataSource.runMigrations({ transaction: 'each' });
+    await use(dataSource);
+  } finally {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.end();
+  }
+}
+
+/** The keys of a table, each as its name and columns in order, by name. */
+async function keys(dataSource: DataSource, table: string): Promise<[string, string[], boolean][]> {
+  const rows: { Key_name: string; Column_name: string; Seq_in_index: number; Non_unique: number | string }[] = await dataSource.query(`SHOW KEYS FROM ${table}`);
+  const byName = new Map<string, { columns: string[]; unique: boolean }>();
+  for (const row of [...rows].sort((a, b) => a.Seq_in_index - b.Seq_in_index)) {
+    const key = byName.get(row.Key_name) ?? { columns: [], unique: Number(row.Non_unique) === 0 };
+    key.columns.push(row.Column_name);
+    byName.set(row.Key_name, key);
+  }
+  return [...byName.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, key]) => [name, key.columns, key.unique]);
+}
+
+const before: [string, string[], boolean][] = [
+  ['ix_event_translations_slug', ['slug'], false],
+  ['PRIMARY', ['id'], true],
+  ['uq_event_translations_owner_lang', ['event_id', 'lang'], true],
+  ['uq_event_translations_slug', ['lang', 'slug'], true],
+];
+
+describe('the event translations migration', () => {
+  it('leaves SQLite as it is', async () => {
+    await beforeMigrationOn('sqlite', EventTranslationsByEvent1769731200000, async (dataSource) => {
+      const schema = () => dataSource.query("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'event_translations' ORDER BY name");
+      const was = await schema();
+      expect(was.map((row: { name: string }) => row.name)).toEqual(['event_translations', 'ix_event_translations_slug', 'sqlite_autoindex_event_translations_1', 'sqlite_autoindex_event_translations_2']);
+      const runner = dataSource.createQueryRunner();
+      await new EventTranslationsByEvent1769731200000().up(runner);
+      expect(await schema()).toEqual(was);
+      await new EventTranslationsByEvent1769731200000().down(runner);
+      expect(await schema()).toEqual(was);
+      await runner.release();
+    });
+  });
+
+  // On MySQL whenever it is reachable (an empty table of cases is refused by `it.each`).
+  for (const engine of engines.filter((name) => name === 'mysql')) {
+    it(`keeps an event's translations in the order of their event on ${engine}, id still unique and given, and takes it back`, async () => {
+      await beforeMigrationOn(engine, EventTranslationsByEvent1769731200000, async (dataSource) => {
+        const at = '2030-01-01 00:00:00';
+        await dataSource.query(`INSERT INTO users (id, login, role, created_at) VALUES (1, 'a', 'editor', ?)`, [at]);
+        for (const id of [1, 2]) {
+          await dataSource.query(`INSERT INTO events (id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc) VALUES (?, 1, 'publish', 'en', ?, ?, ?, 'UTC', ?, ?)`, [id, at, at, at, at, at]);
+        }
+        // Written out of their events' order, as edits add languages later.
+        await dataSource.query("INSERT INTO event_translations (id, event_id, lang, name, slug) VALUES (1, 2, 'en', 'Two', 'two'), (2, 1, 'fr', 'Un', 'un'), (3, 1, 'en', 'One', 'one')");
+        expect(await keys(dataSource, 'event_translations')).toEqual(before);
+        const runner = dataSource.createQueryRunner();
+        const migration = new EventTranslationsByEvent1769731200000();
+        await migration.up(runner);
+        expect(await keys(dataSource, 'event_translations')).toEqual([
+          ['ix_event_translations_slug', ['slug'], false],
+          ['PRIMARY', ['event_id', 'lang'], true],
+          ['uq_event_translations_slug', ['lang', 'slug'], true],
+          ['ux_event_translations_id', ['id'], true],
+        ]);
+        // Read in the table's own order: by event, then language.
+        expect(await dataSource.query('SELECT id, event_id, lang, name FROM event_translations')).toEqual([
+          { id: 3, event_id: 1, lang: 'en', name: 'One' },
+          { id: 2, event_id: 1, lang: 'fr', name: 'Un' },
+          { id: 1, event_id: 2, lang: 'en', name: 'Two' },
+        ]);
+        // A new row is given the next id; an event's language is still held once, and so is an id.
+        const inserted = await dataSource.query("INSERT INTO event_translations (event_id, lang, name, slug) VALUES (2, 'fr', 'Deux', 'deux')");
+        expect(inserted.insertId).toBe(4);
+        await expect(dataSource.query("INSERT INTO event_translations (event_id, lang, name, slug) VALUES (2, 'fr', 'Zwei', 'zwei')")).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
+        await expect(dataSource.query("INSERT INTO event_translations (id, event_id, lang, name, slug) VALUES (4, 1, 'de', 'Eins', 'eins')")).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
+        // Deleting an event still takes its translations with it.
+        await dataSource.query('DELETE FROM events WHERE id = 1');
+        expect(await dataSource.query('SELECT id FROM event_translations ORDER BY id')).toEqual([{ id: 1 }, { id: 4 }]);
+
+        await migration.down(runner);
+        expect(await keys(dataSource, 'event_translations')).toEqual(before);
+        expect(await dataSource.query('SELECT id, event_id, lang FROM event_translations')).toEqual([
+          { id: 1, event_id: 2, lang: 'en' },
+          { id: 4, event_id: 2, lang: 'fr' },
+        ]);
+        await runner.release();
+      });
+    });
+  }
+});
