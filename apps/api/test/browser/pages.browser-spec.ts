@@ -11,11 +11,6 @@ const ADMIN_TOKEN = 'browser-test-administrator-token-0123456789abcdef';
 const NS = '/wp-json/calendar/events/v1';
 const SCREENSHOTS = join(WORKSPACE_ROOT, 'tmp/screenshots');
 
-/*
- * The public pages (SPEC §14) in Debian's Chromium, against the built bundle started as `npm start` starts it:
- * every page type in two languages checked by axe-core, a click path through them, the width of a phone, and the
- * event page's JSON-LD against the API's. Screenshots of each page go to tmp/screenshots/.
- */
 /** The month current at an instant in the service's time zone here (Europe/Paris), as `locale` names it. */
 const monthName = (locale: string, at: Date) => new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(at);
 
@@ -25,6 +20,11 @@ const monthName = (locale: string, at: Date) => new Intl.DateTimeFormat(locale, 
  */
 const instantShown = (shown: string, locale: string, instants: Date[]) => instants.find((at) => monthName(locale, at) === shown) ?? instants[0];
 
+/*
+ * The public pages (SPEC §14) in Debian's Chromium, against the built bundle started as `npm start` starts it:
+ * every page type in two languages checked by axe-core, a click path through them, the width of a phone, and the
+ * event page's JSON-LD against the API's. Screenshots of each page go to tmp/screenshots/.
+ */
 describe('the public pages in Chromium', () => {
   let service: BuiltService;
   let browser: Browser;

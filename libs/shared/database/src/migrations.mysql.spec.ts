@@ -14,29 +14,20 @@ const engines = (globalThis as { TEST_ENGINES?: string[] }).TEST_ENGINES ?? ['sq
 
 /** Runs `use` on a new database of `engine` migrated up to `migration` (not included); the database is dropped after. */
 async function beforeMigrationOn(engine: string, migration: (typeof MIGRATIONS)[number], use: (dataSource: DataSource) => Promise<void>): Promise<void> {
-  if (engine === 'sqlite') {
-    const dataSource = new DataSource({ ...buildDataSourceOptions({ type: 'sqlite', file: ':memory:' }), migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(migration)) });
-    await dataSource.initialize();
-    try {
-      await dataSource.runMigrations({ transaction: 'each' });
-      await use(dataSource);
-    } finally {
-      await dataSource.destroy();
-    }
-    return;
-  }
+  // On MySQL a database of its own, made here (shared-testing's `createTestDatabase` depends on this library).
   const name = `calendar_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = await createConnection({ uri: SERVER });
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  const dataSource = new DataSource({ ...buildDataSourceOptions({ type: 'mysql', url: `${SERVER.replace(/\/+$/, '')}/${name}`, database: name }), migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(migration)) });
+  const admin = engine === 'mysql' ? await createConnection({ uri: SERVER }) : null;
+  await admin?.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const options = admin ? buildDataSourceOptions({ type: 'mysql', url: `${SERVER.replace(/\/+$/, '')}/${name}`, database: name }) : buildDataSourceOptions({ type: 'sqlite', file: ':memory:' });
+  const dataSource = new DataSource({ ...options, migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(migration)) });
   try {
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'each' });
     await use(dataSource);
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
-    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    await admin.end();
+    await admin?.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin?.end();
   }
 }
 
