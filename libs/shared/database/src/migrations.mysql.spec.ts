@@ -44,25 +44,6 @@ async function keys(dataSource: DataSource, table: string): Promise<[string, str
   return [...byName.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, key]) => [name, key.columns, key.unique]);
 }
 
-/**
- * Runs `migration` up and down on SQLite (in memory, migrated up to it) and expects the schema of `table` (its table
- * and indexes, as `sqlite_master` holds them) unchanged by either; gives that schema.
- */
-async function sqliteSchemaKept(migration: (typeof MIGRATIONS)[number], table: string): Promise<{ type: string; name: string; sql: string | null }[]> {
-  let was: { type: string; name: string; sql: string | null }[] = [];
-  await beforeMigrationOn('sqlite', migration, async (dataSource) => {
-    const schema = () => dataSource.query('SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? ORDER BY name', [table]);
-    was = await schema();
-    const runner = dataSource.createQueryRunner();
-    await new migration().up(runner);
-    expect(await schema()).toEqual(was);
-    await new migration().down(runner);
-    expect(await schema()).toEqual(was);
-    await runner.release();
-  });
-  return was;
-}
-
 const before: [string, string[], boolean][] = [
   ['ix_event_translations_slug', ['slug'], false],
   ['PRIMARY', ['id'], true],
@@ -72,8 +53,17 @@ const before: [string, string[], boolean][] = [
 
 describe('the event translations migration', () => {
   it('leaves SQLite as it is', async () => {
-    const was = await sqliteSchemaKept(EventTranslationsByEvent1769731200000, 'event_translations');
-    expect(was.map((row) => row.name)).toEqual(['event_translations', 'ix_event_translations_slug', 'sqlite_autoindex_event_translations_1', 'sqlite_autoindex_event_translations_2']);
+    await beforeMigrationOn('sqlite', EventTranslationsByEvent1769731200000, async (dataSource) => {
+      const schema = () => dataSource.query("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'event_translations' ORDER BY name");
+      const was = await schema();
+      expect(was.map((row: { name: string }) => row.name)).toEqual(['event_translations', 'ix_event_translations_slug', 'sqlite_autoindex_event_translations_1', 'sqlite_autoindex_event_translations_2']);
+      const runner = dataSource.createQueryRunner();
+      await new EventTranslationsByEvent1769731200000().up(runner);
+      expect(await schema()).toEqual(was);
+      await new EventTranslationsByEvent1769731200000().down(runner);
+      expect(await schema()).toEqual(was);
+      await runner.release();
+    });
   });
 
   // On MySQL whenever it is reachable (an empty table of cases is refused by `it.each`).
@@ -126,8 +116,17 @@ describe('the event translations migration', () => {
 
 describe('the events-by-start migration', () => {
   it('leaves SQLite as it is', async () => {
-    const was = await sqliteSchemaKept(EventsByStart1769817600000, 'events');
-    expect(was.find((row) => row.name === 'events')?.sql).toContain('"id" integer PRIMARY KEY AUTOINCREMENT NOT NULL');
+    await beforeMigrationOn('sqlite', EventsByStart1769817600000, async (dataSource) => {
+      const schema = () => dataSource.query("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'events' ORDER BY name");
+      const was = await schema();
+      expect(was.find((row: { name: string }) => row.name === 'events').sql).toContain('"id" integer PRIMARY KEY AUTOINCREMENT NOT NULL');
+      const runner = dataSource.createQueryRunner();
+      await new EventsByStart1769817600000().up(runner);
+      expect(await schema()).toEqual(was);
+      await new EventsByStart1769817600000().down(runner);
+      expect(await schema()).toEqual(was);
+      await runner.release();
+    });
   });
 
   for (const engine of engines.filter((name) => name === 'mysql')) {
