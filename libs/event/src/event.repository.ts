@@ -238,19 +238,8 @@ function dayTotalSubquery(query: DayCountQuery): string {
  * with a category's probe, 78 ms against 3 ms).
  */
 function featuredOnly(filter: EventListFilter): boolean {
-  return filter.featured !== undefined && windowOnly(filter);
-}
-
-/**
- * Whether a list is narrowed by nothing beyond its window, the caller's visibility and `featured`. An anonymous
- * caller's page of it without `featured`, and an anonymous caller's walked page, is read along the listing index by
- * its range on the start: with events stored by start (migration EventsByStart1769817600000), MariaDB otherwise
- * chose, for the order, the same lookup of the listing index's visibility columns alone and read the calendar's
- * events from its first one up to the window (45,000 rows, 110 ms for a page of ten at 100,000 events).
- */
-function windowOnly(filter: EventListFilter): boolean {
   const others = [filter.termSets?.length ? filter.termSets : undefined, filter.venues, filter.organizers, filter.search, filter.near, filter.nearVenues, filter.geoloc, filter.postParent, filter.include, filter.statuses];
-  return others.every((value) => value === undefined);
+  return filter.featured !== undefined && others.every((value) => value === undefined);
 }
 
 /**
@@ -760,10 +749,8 @@ export class EventRepository {
     if (driven) return driven;
     const [sql, params] = ordered(this.filtered(filter, walk)).getQueryAndParameters();
     // A page of featured or not-featured events walked or narrowed by featured alone: along the featured index.
-    const alongFeatured = type === 'mysql' && filter.featured !== undefined && (walk || featuredOnly(filter));
-    if (alongFeatured) return [this.withIndex(sql, 'ix_events_featured'), params];
-    // Else a listed page walked or narrowed by nothing beyond its window: along the listing index, by its range on the start.
-    return [(walk || windowOnly(filter)) && this.joinsByListing(filter) ? this.withIndex(sql, 'ix_events_listing') : sql, params];
+    const alongFeatured = this.dataSource.options.type === 'mysql' && filter.featured !== undefined && (walk || featuredOnly(filter));
+    return [alongFeatured ? this.withIndex(sql, 'ix_events_featured') : sql, params];
   }
 
   /**
