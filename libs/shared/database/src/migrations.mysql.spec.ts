@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { MIGRATIONS } from './migrations';
 import { EventTranslationsByEvent1769731200000 } from './migrations/1769731200000-event-translations-by-event';
-import { EventsByStart1769817600000 } from './migrations/1769817600000-events-by-start';
 
 /*
  * The migrations whose MySQL statements differ from SQLite's, run on SQLite in memory and on a MySQL/MariaDB database
@@ -108,74 +107,6 @@ describe('the event translations migration', () => {
           { id: 1, event_id: 2, lang: 'en' },
           { id: 4, event_id: 2, lang: 'fr' },
         ]);
-        await runner.release();
-      });
-    });
-  }
-});
-
-describe('the events-by-start migration', () => {
-  it('leaves SQLite as it is', async () => {
-    await beforeMigrationOn('sqlite', EventsByStart1769817600000, async (dataSource) => {
-      const schema = () => dataSource.query("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'events' ORDER BY name");
-      const was = await schema();
-      expect(was.find((row: { name: string }) => row.name === 'events').sql).toContain('"id" integer PRIMARY KEY AUTOINCREMENT NOT NULL');
-      const runner = dataSource.createQueryRunner();
-      await new EventsByStart1769817600000().up(runner);
-      expect(await schema()).toEqual(was);
-      await new EventsByStart1769817600000().down(runner);
-      expect(await schema()).toEqual(was);
-      await runner.release();
-    });
-  });
-
-  for (const engine of engines.filter((name) => name === 'mysql')) {
-    it(`keeps events in the order of their start on ${engine}, id still unique, given and referenced, and takes it back`, async () => {
-      await beforeMigrationOn(engine, EventsByStart1769817600000, async (dataSource) => {
-        const at = '2030-01-01 00:00:00';
-        await dataSource.query(`INSERT INTO users (id, login, role, created_at) VALUES (1, 'a', 'editor', ?)`, [at]);
-        const insert = (id: number | null, start: string) =>
-          dataSource.query(
-            `INSERT INTO events (${id === null ? '' : 'id, '}author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc, cost) VALUES (${id === null ? '' : '?, '}1, 'publish', 'en', ?, ?, ?, 'UTC', ?, ?, ?)`,
-            [...(id === null ? [] : [id]), at, at, at, start, start, `cost of ${start}`],
-          );
-        // Written out of the order of their starts, as a calendar is.
-        await insert(1, '2031-03-01 10:00:00');
-        await insert(2, '2031-01-01 10:00:00');
-        await insert(3, '2031-02-01 10:00:00');
-        await dataSource.query("INSERT INTO event_translations (event_id, lang, name, slug) VALUES (1, 'en', 'One', 'one'), (2, 'en', 'Two', 'two'), (3, 'en', 'Three', 'three')");
-        const was = await keys(dataSource, 'events');
-        expect(was.filter(([name]) => name === 'PRIMARY' || name === 'ux_events_id')).toEqual([['PRIMARY', ['id'], true]]);
-        // The table's own order (`cost` is in no other key, so the rows are read from the table itself).
-        const stored = async () => (await dataSource.query('SELECT id, cost FROM events')).map((row: { id: number }) => row.id);
-        expect(await stored()).toEqual([1, 2, 3]);
-
-        const runner = dataSource.createQueryRunner();
-        const migration = new EventsByStart1769817600000();
-        await migration.up(runner);
-        // Every other key as it was.
-        expect(await keys(dataSource, 'events')).toEqual(
-          [...was.filter(([name]) => name !== 'PRIMARY'), ['PRIMARY', ['start_utc', 'id'], true] as [string, string[], boolean], ['ux_events_id', ['id'], true] as [string, string[], boolean]].sort(([a], [b]) =>
-            a.localeCompare(b),
-          ),
-        );
-        expect(await stored()).toEqual([2, 3, 1]);
-        // A new event is given the next id; an id is still held once, whatever the start.
-        const inserted = await insert(null, '2031-01-15 10:00:00');
-        expect(inserted.insertId).toBe(4);
-        await expect(insert(2, '2031-04-01 10:00:00')).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
-        expect(await stored()).toEqual([2, 4, 3, 1]);
-        // A new start moves the event to its place.
-        await dataSource.query("UPDATE events SET start_utc = '2030-12-01 10:00:00' WHERE id = 1");
-        expect(await stored()).toEqual([1, 2, 4, 3]);
-        // Texts still need their event, and go with it.
-        await expect(dataSource.query("INSERT INTO event_translations (event_id, lang, name, slug) VALUES (9, 'en', 'Nine', 'nine')")).rejects.toMatchObject({ code: 'ER_NO_REFERENCED_ROW_2' });
-        await dataSource.query('DELETE FROM events WHERE id = 3');
-        expect(await dataSource.query('SELECT event_id FROM event_translations ORDER BY event_id')).toEqual([{ event_id: 1 }, { event_id: 2 }]);
-
-        await migration.down(runner);
-        expect(await keys(dataSource, 'events')).toEqual(was);
-        expect(await stored()).toEqual([1, 2, 4]);
         await runner.release();
       });
     });
