@@ -934,7 +934,7 @@ export class EventRepository {
 
   /**
    * A page of a full sync (SPEC §16.2): the heads and links of the events matching `filter` after `afterId`, in id
-   * order (the primary key on SQLite, the unique key `ux_events_id` on MySQL and MariaDB), `limit` at most.
+   * order (the primary key), `limit` at most.
    */
   async syncPage(filter: EventListFilter, afterId: number, limit: number): Promise<{ heads: EventHead[]; links: EventLinks }> {
     const [sql, params] = this.filtered(filter).select('e.id', 'id').andWhere('e.id > :afterId', { afterId }).orderBy('e.id', 'ASC').limit(limit).getQueryAndParameters();
