@@ -41,6 +41,8 @@ export interface EventListFilter {
   postParent?: number;
   /** A lower bound on the start implied by the other bounds (see `startBound`): it only narrows the index range read. */
   startsAtOrAfterBound?: Date;
+  /** The events of one span class only (`SPAN_CLASSES`): one run of a page read class by class (`spanClassFilters`). */
+  spanClass?: number;
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
   /**
@@ -186,16 +188,53 @@ export function limitsAsParameters(sql: string, params: unknown[]): [string, unk
 }
 
 /**
- * A page of `limit` events from `offset` out of runs each in (start, id) order (statements selecting `id` and
- * `start_utc`): one run paged as it is; several merged, the first `offset + limit` of each (the first events of the
- * merge are among the first of each run, and UNION drops an event met twice).
+ * A page of `limit` events from `offset` out of runs each in (start, id) order (statements selecting `id`,
+ * `start_utc` and the `columns` named beside them): one run paged as it is; several merged, the first `offset +
+ * limit` of each (the first events of the merge are among the first of each run). `disjoint` runs hold no event
+ * twice; otherwise the merge drops an event met twice (UNION).
  */
-function mergedRuns(runs: [string, unknown[]][], offset: number, limit: number): [string, unknown[]] {
+function mergedRuns(runs: [string, unknown[]][], offset: number, limit: number, { columns = [], disjoint = false }: { columns?: string[]; disjoint?: boolean } = {}): [string, unknown[]] {
   // Whole numbers of the request's paging (checked by its DTO), written into the SQL as they are.
   if (![offset, limit].every(Number.isSafeInteger)) throw new Error('a page read in runs needs whole-number paging');
   if (runs.length === 1) return [`${runs[0][0]} LIMIT ${limit} OFFSET ${offset}`, runs[0][1]];
-  const merged = runs.map(([sql]) => `(${sql} LIMIT ${offset + limit})`).join(' UNION ');
-  return [`SELECT u.id AS id, u.start_utc AS start_utc FROM (${merged}) u ORDER BY u.start_utc ASC, u.id ASC LIMIT ${limit} OFFSET ${offset}`, runs.flatMap(([, params]) => params)];
+  const names = ['id', 'start_utc', ...columns];
+  // Each run a derived table: SQLite takes no parenthesised statement as a part of a UNION.
+  const merged = runs.map(([sql], index) => `SELECT ${names.map((name) => `r${index}.${name}`).join(', ')} FROM (${sql} LIMIT ${offset + limit}) r${index}`).join(disjoint ? ' UNION ALL ' : ' UNION ');
+  return [`SELECT ${names.map((name) => `u.${name} AS ${name}`).join(', ')} FROM (${merged}) u ORDER BY u.start_utc ASC, u.id ASC LIMIT ${limit} OFFSET ${offset}`, runs.flatMap(([, params]) => params)];
+}
+
+/**
+ * The span classes of events (`events.span_class`, which the database makes from each event's start and end): the
+ * longest each class lasts, in seconds, the last class unbounded. The migration that made the column
+ * (`EventSpanClass1769904000000`) holds the same limits.
+ */
+export const SPAN_CLASSES = [6 * 3600, 2 * 86_400, Infinity] as const;
+
+/**
+ * A window's list read class by class: for each span class an event overlapping the window can be of, the filter of
+ * that class with its own lower bound on the start (an event that lasts at most 6 hours and ends after A started
+ * at most 6 hours before A); null when that would not narrow what the listing index is read over (no window bound
+ * by the longest event, or the longest event within the first class), or when the caller sees more than the
+ * published events (a visibility of several statuses is not one range of the index).
+ */
+export function spanClassFilters(filter: EventListFilter): EventListFilter[] | null {
+  const bound = filter.startsAtOrAfterBound;
+  const endsAfter = filter.endsAfter;
+  if (!bound || !endsAfter || filter.caller || filter.statuses || filter.include) return null;
+  const longest = (endsAfter.getTime() - bound.getTime()) / 1000;
+  if (longest <= SPAN_CLASSES[0]) return null;
+  const classes: EventListFilter[] = [];
+  let shorter = 0;
+  for (const [spanClass, lasts] of SPAN_CLASSES.entries()) {
+    // No event lasts long enough to be of this class, or of any after it.
+    if (spanClass > 0 && longest <= shorter) break;
+    // Classes are counted in whole seconds (SQLite drops a time's fraction): an event of a class lasts less than a
+    // second beyond its limit.
+    const reach = Math.min(lasts + 1, longest);
+    classes.push({ ...filter, spanClass, startsAtOrAfterBound: new Date(endsAfter.getTime() - reach * 1000) });
+    shorter = lasts;
+  }
+  return classes;
 }
 
 /**
@@ -350,6 +389,7 @@ export class EventRepository {
     if (filter.endsAtOrBefore) qb.andWhere('e.start_utc <= :startsByEnd', { startsByEnd: sqlDateTime(filter.endsAtOrBefore) });
     // Likewise an event that ends after A started no longer before A than the longest event lasts.
     if (filter.startsAtOrAfterBound) qb.andWhere('e.start_utc >= :startBound', { startBound: sqlDateTime(filter.startsAtOrAfterBound) });
+    if (filter.spanClass !== undefined) qb.andWhere('e.span_class = :spanClass', { spanClass: filter.spanClass });
     if (filter.search) {
       const conditions = searchConditions(filter.search, { ...this.searchSql(filter), probe: walk });
       for (const condition of conditions) qb.andWhere(condition.sql, condition.params);
@@ -747,10 +787,30 @@ export class EventRepository {
     const type = this.dataSource.options.type;
     const driven = walk ? null : type === 'mysql' ? (this.wordDriven(filter, fromSet) ?? this.radiusDriven(filter, fromSet)) : this.linkDriven(filter, (rest) => ordered(this.filtered(rest, true)));
     if (driven) return driven;
-    const [sql, params] = ordered(this.filtered(filter, walk)).getQueryAndParameters();
     // A page of featured or not-featured events walked or narrowed by featured alone: along the featured index.
     const alongFeatured = this.dataSource.options.type === 'mysql' && filter.featured !== undefined && (walk || featuredOnly(filter));
+    const classes = alongFeatured ? null : spanClassFilters(filter);
+    if (classes) return this.spanClassRuns(classes, walk, offset, limit);
+    const [sql, params] = ordered(this.filtered(filter, walk)).getQueryAndParameters();
     return [alongFeatured ? this.withIndex(sql, 'ix_events_featured') : sql, params];
+  }
+
+  /**
+   * The statement of a window's page read class by class (`spanClassFilters`): each class's events in (start, id)
+   * order from its own lower bound, along the listing index by class (`ix_events_span`), merged (`mergedRuns`).
+   * `columns` names the select list beside `id` and `start_utc` (SQL on alias `e`, by alias).
+   */
+  private spanClassRuns(classes: EventListFilter[], walk: boolean, offset: number, limit: number, columns: Record<string, string> = {}): [string, unknown[]] {
+    const mysql = this.dataSource.options.type === 'mysql';
+    const runs = classes.map((filter): [string, unknown[]] => {
+      const qb = this.filtered(filter, walk).select('e.id', 'id').addSelect('e.start_utc', 'start_utc');
+      for (const [name, sql] of Object.entries(columns)) qb.addSelect(sql, name);
+      const [sql, params] = qb.orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').getQueryAndParameters();
+      // MariaDB otherwise may read a rare class along the listing index of every class, from the class's bound to
+      // the window's end; SQLite picks the class's index by itself (the most columns held equal).
+      return [mysql ? this.withIndex(sql, 'ix_events_span') : sql, params];
+    });
+    return mergedRuns(runs, offset, limit, { columns: Object.keys(columns), disjoint: true });
   }
 
   /**
@@ -864,15 +924,12 @@ export class EventRepository {
    * a date object per time made this read the costliest part of a month page.
    */
   async spans(filter: EventListFilter, limit: number): Promise<{ id: number; start: number; end: number }[]> {
-    // Read from the listing index alone (it holds the start and the end).
-    const rows = await this.filtered(filter)
-      .select('e.id', 'id')
-      .addSelect(this.seconds('e.start_utc'), 'start_s')
-      .addSelect(this.seconds('e.end_utc'), 'end_s')
-      .orderBy('e.start_utc', 'ASC')
-      .addOrderBy('e.id', 'ASC')
-      .limit(limit)
-      .getRawMany();
+    // Read from the listing index alone (it holds the start and the end); an overlap window class by class.
+    const classes = spanClassFilters(filter);
+    const times = { start_s: this.seconds('e.start_utc'), end_s: this.seconds('e.end_utc') };
+    const rows: { id: unknown; start_s: unknown; end_s: unknown }[] = classes
+      ? await this.dataSource.query(...this.spanClassRuns(classes, false, 0, limit, times))
+      : await this.filtered(filter).select('e.id', 'id').addSelect(times.start_s, 'start_s').addSelect(times.end_s, 'end_s').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').limit(limit).getRawMany();
     return rows.map((row) => ({ id: Number(row.id), start: Number(row.start_s) * 1000, end: Number(row.end_s) * 1000 }));
   }
 

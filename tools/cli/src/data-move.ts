@@ -44,7 +44,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: 'venue_translations', order: ['id'] },
   { name: 'organizers', order: ['id'] },
   { name: 'organizer_translations', order: ['id'] },
-  { name: 'events', order: ['id'], derived: ['venue_ids', 'organizer_ids', 'term_ids', 'counted_term_ids'] },
+  { name: 'events', order: ['id'], derived: ['venue_ids', 'organizer_ids', 'term_ids', 'counted_term_ids', 'span_class'] },
   { name: 'event_translations', order: ['id'] },
   { name: 'event_venues', order: ['event_id', 'venue_id'], derived: ['start_utc', 'listed', 'end_utc', 'featured'] },
   { name: 'event_organizers', order: ['event_id', 'organizer_id'], derived: ['start_utc'] },

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { MIGRATIONS } from './migrations';
 import { EventTranslationsByEvent1769731200000 } from './migrations/1769731200000-event-translations-by-event';
+import { EventSpanClass1769904000000 } from './migrations/1769904000000-event-span-class';
 
 /*
  * The migrations whose MySQL statements differ from SQLite's, run on SQLite in memory and on a MySQL/MariaDB database
@@ -111,4 +112,41 @@ describe('the event translations migration', () => {
       });
     });
   }
+});
+
+describe.each(engines)('the event span class migration (%s)', (engine) => {
+  it("makes each event's span class from its start and end, as they are written later too, indexes the listing by it, and takes it back", async () => {
+    await beforeMigrationOn(engine, EventSpanClass1769904000000, async (dataSource) => {
+      const at = '2030-01-01 00:00:00';
+      await dataSource.query(`INSERT INTO users (id, login, role, created_at) VALUES (1, 'a', 'editor', ?)`, [at]);
+      // An hour; 6 hours, and a second more; 2 days, and a second more; 90 days.
+      const ends = ['2030-01-01 01:00:00', '2030-01-01 06:00:00', '2030-01-01 06:00:01', '2030-01-03 00:00:00', '2030-01-03 00:00:01', '2030-04-01 00:00:00'];
+      for (const [index, end] of ends.entries()) {
+        await dataSource.query(`INSERT INTO events (id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc) VALUES (?, 1, 'publish', 'en', ?, ?, ?, 'UTC', ?, ?)`, [index + 1, at, at, at, at, end]);
+      }
+      const classes = async () => (await dataSource.query('SELECT id, span_class FROM events ORDER BY id')).map((row: { id: number; span_class: number }) => [Number(row.id), Number(row.span_class)]);
+      const columns = async () =>
+        engine === 'mysql'
+          ? (await dataSource.query('SHOW COLUMNS FROM events')).map((row: { Field: string }) => row.Field)
+          : (await dataSource.query('PRAGMA table_xinfo(events)')).map((row: { name: string }) => row.name);
+      const indexed = async () =>
+        engine === 'mysql'
+          ? (await keys(dataSource, 'events')).find(([name]) => name === 'ix_events_span')?.[1] ?? null
+          : (await dataSource.query('PRAGMA index_info(ix_events_span)')).map((column: { name: string }) => column.name);
+      const runner = dataSource.createQueryRunner();
+      const migration = new EventSpanClass1769904000000();
+      await migration.up(runner);
+      expect(await classes()).toEqual([[1, 0], [2, 0], [3, 1], [4, 1], [5, 2], [6, 2]]);
+      expect(await indexed()).toEqual(['status', 'hide_from_listings', 'span_class', 'start_utc', 'id', 'end_utc']);
+      // Written by the database as the start and end change, and on each new event: no write carries it.
+      await dataSource.query("UPDATE events SET end_utc = '2030-01-01 02:00:00' WHERE id = 6");
+      await dataSource.query("UPDATE events SET start_utc = '2029-12-30 00:00:00' WHERE id = 2");
+      await dataSource.query(`INSERT INTO events (id, author_id, status, original_lang, published_at, created_at, modified_at, timezone, start_utc, end_utc) VALUES (7, 1, 'publish', 'en', ?, ?, ?, 'UTC', ?, '2030-01-02 12:00:00')`, [at, at, at, at]);
+      expect(await classes()).toEqual([[1, 0], [2, 2], [3, 1], [4, 1], [5, 2], [6, 0], [7, 1]]);
+      await migration.down(runner);
+      expect([(await columns()).includes('span_class'), await indexed()]).toEqual([false, engine === 'mysql' ? null : []]);
+      expect(await dataSource.query('SELECT COUNT(*) AS events FROM events')).toEqual([{ events: 7 }]);
+      await runner.release();
+    });
+  });
 });
