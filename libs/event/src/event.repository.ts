@@ -505,6 +505,17 @@ export class EventRepository {
       const [row] = await this.dataSource.query(driven[0], driven[1]);
       return withBeside(row);
     }
+    const classes = spanClassFilters(filter);
+    if (classes) {
+      // An overlap window counted class by class, each from its own bound (`spanClassFilters`), the counts added.
+      const counts = classes.map((one) => {
+        const [sql, params] = this.filtered(one).select('COUNT(*)', 'count').getQueryAndParameters();
+        return [type === 'mysql' ? this.withIndex(sql, 'ix_events_span') : sql, params] as const;
+      });
+      const others = [`${slotsSubquery(type)} AS slots`, ...(versions ? [`${partsSubquery(type)} AS versions_parts`] : []), ...(besideSql ? [`${besideSql} AS alongside`] : [])];
+      const [row] = await this.dataSource.query(`SELECT ${counts.map(([sql]) => `(${sql})`).join(' + ')} AS count, ${others.join(', ')}`, counts.flatMap(([, params]) => params));
+      return withBeside(row);
+    }
     const counting = this.filtered(filter).select('COUNT(*)', 'count').addSelect(slotsSubquery(type), 'slots');
     if (versions) counting.addSelect(partsSubquery(type), 'versions_parts');
     if (besideSql) counting.addSelect(besideSql, 'alongside');
