@@ -69,7 +69,8 @@ for (const engine of ENGINES.filter((name) => name === 'mysql')) {
           if (first === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
         }
         expect(first).toBeDefined();
-        const { id: _id, ...copy } = first as Record<string, unknown>;
+        // Its span class is made by the database from the times (a generated column, which takes no value).
+        const { id: _id, span_class: _spanClass, ...copy } = first as Record<string, unknown>;
         const columns = Object.keys(copy);
         let added = 0;
         while (!done) {
