@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options';
 import { queryCounter } from './query-counter';
-import { readOnThread, SqliteReader } from './sqlite-reader';
+import { READER_YOUNG_GENERATION_MB, readOnThread, SqliteReader } from './sqlite-reader';
 
 describe('reads of an SQLite file on a connection of their own (SqliteReader)', () => {
   let folder: string;
@@ -109,5 +110,25 @@ describe('reads of an SQLite file on a connection of their own (SqliteReader)', 
     const answers = await Promise.all([3, 1, 2, 3, 1].map((id) => dataSource.query('SELECT body FROM notes WHERE id = ?', [id])));
     expect(answers).toEqual([[{ body: 'c' }], [{ body: 'a' }], [{ body: 'b' }], [{ body: 'c' }], [{ body: 'a' }]]);
     expect(reader.reads).toBe(5);
+  });
+
+  it("keeps the thread's young generation to its own limit when the process runs with npm start's semi-space flag", async () => {
+    // The flag as `npm start` passes it (the process's, read by each heap when it is made), then a thread of its own.
+    setFlagsFromString('--max-semi-space-size=8');
+    const flagged = new SqliteReader(join(folder, 'calendar.sqlite'), { cacheKib: 1000, statements: 2, seen: 2, collectEvery: 5 });
+    try {
+      // Rows that live until they are sent: the young generation grows to its limit under them.
+      const many = 'SELECT x, printf(\'row %d\', x) AS body FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT x FROM c)';
+      for (let round = 0; round < 6; round += 1) expect((await flagged.all(many, [])).length).toBe(100000);
+      const spaces = await flagged.heapSpaces();
+      const young = spaces.filter((space) => space.name === 'new_space').reduce((sum, space) => sum + space.size, 0);
+      // Two semi-spaces of a third of the limit each (2 MB), where the flag would make them 8 MB each.
+      expect(young).toBeGreaterThan(0);
+      expect(young).toBeLessThanOrEqual(((2 * READER_YOUNG_GENERATION_MB) / 3) * 1024 * 1024);
+      expect(flagged.reads).toBe(6);
+    } finally {
+      await flagged.close();
+      setFlagsFromString('--max-semi-space-size=0');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { DataSource, QueryFailedError, QueryRunner } from 'typeorm';
 import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
@@ -15,7 +16,8 @@ const READS = /^\s*SELECT\b/i;
 
 /**
  * The reading thread's program. It opens the database file read-only and answers each message `{ id, sql, params }`
- * with the rows of the statement (prepared once per text, the most recent `statements` kept) or its error.
+ * with the rows of the statement (prepared once per text, the most recent `statements` kept) or its error, and a
+ * message `{ id, heap: true }` with its heap's spaces (name, bytes reserved, bytes used).
  */
 const READER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -48,7 +50,11 @@ const statementOf = (sql) => {
   }
   return statement;
 };
-parentPort.on('message', ({ id, sql, params }) => {
+parentPort.on('message', ({ id, sql, params, heap }) => {
+  if (heap) {
+    parentPort.postMessage({ id, rows: require('node:v8').getHeapSpaceStatistics().map((space) => ({ name: space.space_name, size: space.space_size, used: space.space_used_size })) });
+    return;
+  }
   try {
     const statement = statementOf(sql);
     parentPort.postMessage({ id, rows: statement.all(...params.map(bound)) });
@@ -58,7 +64,17 @@ parentPort.on('message', ({ id, sql, params }) => {
 });
 `;
 
+/**
+ * The reading thread's young generation, in MB (V8 splits it in three: two semi-spaces and a space for large objects).
+ * The thread only holds a statement's rows on their way to the main thread; with 2 MB semi-spaces instead of the
+ * main thread's 8 the process is about 14 MB smaller under lists of any query (docs/benchmarks-notes.md), at the
+ * same speed.
+ */
+export const READER_YOUNG_GENERATION_MB = 6;
+
 interface Pending {
+  /** Whether it is a statement's (counted in `reads`). */
+  statement: boolean;
   resolve: (rows: Record<string, unknown>[]) => void;
   reject: (error: Error) => void;
 }
@@ -91,11 +107,17 @@ export class SqliteReader {
   constructor(file: string, { cacheKib, statements, seen, collectEvery }: SqliteReaderOptions) {
     // Node.js's own resolution, from where this code runs: the bundle's `require` knows only the modules it bundled.
     const resolve = typeof __non_webpack_require__ === 'function' ? __non_webpack_require__.resolve : createRequire(__filename).resolve;
+    // V8's flags are the process's, and a flag outranks a Worker's `resourceLimits`: `npm start`'s
+    // --max-semi-space-size=8, meant for the main thread, would give this thread 8 MB semi-spaces too. A heap takes the
+    // flag when it is made, so clearing it now (0: unset) leaves the main thread's heap as it is and lets this thread's
+    // own limit apply.
+    setFlagsFromString('--max-semi-space-size=0');
     this.worker = new Worker(READER_SOURCE, {
       eval: true,
       workerData: { module: resolve('better-sqlite3'), file, cacheKib, statements, seen, collectEvery },
       // None of the main thread's preloads (a TypeScript loader in the tools): the program is plain JavaScript.
       execArgv: [],
+      resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
     });
     // The thread keeps the process alive only while a read waits for it (`all`).
     this.worker.unref();
@@ -104,12 +126,17 @@ export class SqliteReader {
       if (!waiting) return;
       this.pending.delete(id);
       if (this.pending.size === 0) this.worker.unref();
-      this.reads += 1;
+      if (waiting.statement) this.reads += 1;
       if (rows) waiting.resolve(rows.map(withBuffers));
       else waiting.reject(Object.assign(new Error(error?.message ?? 'the reading thread failed'), { code: error?.code }));
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`the reading thread exited (${code})`)));
+  }
+
+  /** The thread's heap spaces: name, bytes reserved and bytes used (what the tests read of its young generation). */
+  heapSpaces(): Promise<{ name: string; size: number; used: number }[]> {
+    return this.send({ heap: true }) as Promise<{ name: string; size: number; used: number }[]>;
   }
 
   /** Whether reads can be sent to the thread. */
@@ -119,12 +146,16 @@ export class SqliteReader {
 
   /** The rows of a statement that only reads, run on the thread's connection. */
   all(sql: string, params: readonly unknown[]): Promise<Record<string, unknown>[]> {
+    return this.send({ sql, params });
+  }
+
+  private send(message: { sql: string; params: readonly unknown[] } | { heap: true }): Promise<Record<string, unknown>[]> {
     if (this.failed) return Promise.reject(this.failed);
     const id = this.next++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, sql, params });
+      this.pending.set(id, { statement: 'sql' in message, resolve, reject });
+      this.worker.postMessage({ id, ...message });
     });
   }
 
