@@ -12,8 +12,8 @@ import { startTestApp, TestApp } from './support/test-app';
 const EVENTS = '/wp-json/calendar/events/v1/events';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** Spans on both sides of each class's limit (6 hours, 2 days), and beyond. */
-const SPANS = [HOUR, 6 * HOUR, 6 * HOUR + 1000, 30 * HOUR, 2 * DAY, 2 * DAY + 1000, 20 * DAY];
+/** Spans on both sides of each class's limit (6 hours, 2 days), and beyond: one longer than a month grid's six weeks, which the grid then reads class by class. */
+const SPANS = [HOUR, 6 * HOUR, 6 * HOUR + 1000, 30 * HOUR, 2 * DAY, 2 * DAY + 1000, 20 * DAY, 60 * DAY];
 /**
  * The instants events are placed around: each span ends once a second after, once just then. The first opens a
  * window the lists ask for; the second is where the month grid of March 2031 opens (Monday 24 February).

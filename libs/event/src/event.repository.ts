@@ -188,16 +188,16 @@ export function limitsAsParameters(sql: string, params: unknown[]): [string, unk
 }
 
 /**
- * A page of `limit` events from `offset` out of runs each in (start, id) order (statements selecting `id`,
- * `start_utc` and the `columns` named beside them): one run paged as it is; several merged, the first `offset +
+ * A page of `limit` events from `offset` out of runs each in (start, id) order (statements selecting `id` and
+ * `start_utc`): one run paged as it is; several merged, the first `offset +
  * limit` of each (the first events of the merge are among the first of each run). `disjoint` runs hold no event
  * twice; otherwise the merge drops an event met twice (UNION).
  */
-function mergedRuns(runs: [string, unknown[]][], offset: number, limit: number, { columns = [], disjoint = false }: { columns?: string[]; disjoint?: boolean } = {}): [string, unknown[]] {
+function mergedRuns(runs: [string, unknown[]][], offset: number, limit: number, { disjoint = false }: { disjoint?: boolean } = {}): [string, unknown[]] {
   // Whole numbers of the request's paging (checked by its DTO), written into the SQL as they are.
   if (![offset, limit].every(Number.isSafeInteger)) throw new Error('a page read in runs needs whole-number paging');
   if (runs.length === 1) return [`${runs[0][0]} LIMIT ${limit} OFFSET ${offset}`, runs[0][1]];
-  const names = ['id', 'start_utc', ...columns];
+  const names = ['id', 'start_utc'];
   // Each run a derived table: SQLite takes no parenthesised statement as a part of a UNION.
   const merged = runs.map(([sql], index) => `SELECT ${names.map((name) => `r${index}.${name}`).join(', ')} FROM (${sql} LIMIT ${offset + limit}) r${index}`).join(disjoint ? ' UNION ALL ' : ' UNION ');
   return [`SELECT ${names.map((name) => `u.${name} AS ${name}`).join(', ')} FROM (${merged}) u ORDER BY u.start_utc ASC, u.id ASC LIMIT ${limit} OFFSET ${offset}`, runs.flatMap(([, params]) => params)];
@@ -809,19 +809,17 @@ export class EventRepository {
   /**
    * The statement of a window's page read class by class (`spanClassFilters`): each class's events in (start, id)
    * order from its own lower bound, along the listing index by class (`ix_events_span`), merged (`mergedRuns`).
-   * `columns` names the select list beside `id` and `start_utc` (SQL on alias `e`, by alias).
    */
-  private spanClassRuns(classes: EventListFilter[], walk: boolean, offset: number, limit: number, columns: Record<string, string> = {}): [string, unknown[]] {
+  private spanClassRuns(classes: EventListFilter[], walk: boolean, offset: number, limit: number): [string, unknown[]] {
     const mysql = this.dataSource.options.type === 'mysql';
     const runs = classes.map((filter): [string, unknown[]] => {
       const qb = this.filtered(filter, walk).select('e.id', 'id').addSelect('e.start_utc', 'start_utc');
-      for (const [name, sql] of Object.entries(columns)) qb.addSelect(sql, name);
       const [sql, params] = qb.orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').getQueryAndParameters();
       // MariaDB otherwise may read a rare class along the listing index of every class, from the class's bound to
       // the window's end; SQLite picks the class's index by itself (the most columns held equal).
       return [mysql ? this.withIndex(sql, 'ix_events_span') : sql, params];
     });
-    return mergedRuns(runs, offset, limit, { columns: Object.keys(columns), disjoint: true });
+    return mergedRuns(runs, offset, limit, { disjoint: true });
   }
 
   /**
@@ -935,13 +933,25 @@ export class EventRepository {
    * a date object per time made this read the costliest part of a month page.
    */
   async spans(filter: EventListFilter, limit: number): Promise<{ id: number; start: number; end: number }[]> {
-    // Read from the listing index alone (it holds the start and the end); an overlap window class by class.
-    const classes = spanClassFilters(filter);
+    // Read from the listing index alone (it holds the start and the end). A grid's window is weeks long: read class
+    // by class only when the longest event is longer than the window (one range from the longest event's reach
+    // would then read more than twice the window's events), each class a statement of its own in start order and
+    // the runs merged here. Merged by the database (derived tables sorted again), a month's thousand events were
+    // written out and sorted anew, a month page a third slower; and with events of at most two days, two
+    // statements instead of one made a month page about a sixth slower than one range.
+    const window = filter.startsBefore && filter.endsAfter ? filter.startsBefore.getTime() - filter.endsAfter.getTime() : 0;
+    const longest = filter.startsAtOrAfterBound && filter.endsAfter ? filter.endsAfter.getTime() - filter.startsAtOrAfterBound.getTime() : 0;
+    const classes = longest > window ? spanClassFilters(filter) : null;
     const times = { start_s: this.seconds('e.start_utc'), end_s: this.seconds('e.end_utc') };
-    const rows: { id: unknown; start_s: unknown; end_s: unknown }[] = classes
-      ? await this.dataSource.query(...this.spanClassRuns(classes, false, 0, limit, times))
-      : await this.filtered(filter).select('e.id', 'id').addSelect(times.start_s, 'start_s').addSelect(times.end_s, 'end_s').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').limit(limit).getRawMany();
-    return rows.map((row) => ({ id: Number(row.id), start: Number(row.start_s) * 1000, end: Number(row.end_s) * 1000 }));
+    const read = (one: EventListFilter): Promise<{ id: unknown; start_s: unknown; end_s: unknown }[]> => {
+      const qb = this.filtered(one).select('e.id', 'id').addSelect(times.start_s, 'start_s').addSelect(times.end_s, 'end_s').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').limit(limit);
+      if (!classes || this.dataSource.options.type !== 'mysql') return qb.getRawMany();
+      const [sql, params] = qb.getQueryAndParameters();
+      return this.dataSource.query(this.withIndex(sql, 'ix_events_span'), params);
+    };
+    const spans = (classes ? (await Promise.all(classes.map(read))).flat() : await read(filter)).map((row) => ({ id: Number(row.id), start: Number(row.start_s) * 1000, end: Number(row.end_s) * 1000 }));
+    if (!classes) return spans;
+    return spans.sort((a, b) => a.start - b.start || a.id - b.id).slice(0, limit);
   }
 
   /** UTC wall-clock columns as seconds since 1970, by arithmetic, never through a session time zone. */
