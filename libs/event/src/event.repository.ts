@@ -214,15 +214,16 @@ export const SPAN_CLASSES = [6 * 3600, 2 * 86_400, Infinity] as const;
  * A window's list read class by class: for each span class an event overlapping the window can be of, the filter of
  * that class with its own lower bound on the start (an event that lasts at most 6 hours and ends after A started
  * at most 6 hours before A); null when that would not narrow what the listing index is read over (no window bound
- * by the longest event, or the longest event within the first class), or when the caller sees more than the
- * published events (a visibility of several statuses is not one range of the index).
+ * by the longest event, the longest event within the first class, or no longer than `outlasting` seconds: a
+ * window that long is read as one range from the longest event's reach at less than twice its own events), or when
+ * the caller sees more than the published events (a visibility of several statuses is not one range of the index).
  */
-export function spanClassFilters(filter: EventListFilter): EventListFilter[] | null {
+export function spanClassFilters(filter: EventListFilter, { outlasting = 0 }: { outlasting?: number } = {}): EventListFilter[] | null {
   const bound = filter.startsAtOrAfterBound;
   const endsAfter = filter.endsAfter;
   if (!bound || !endsAfter || filter.caller || filter.statuses || filter.include) return null;
   const longest = (endsAfter.getTime() - bound.getTime()) / 1000;
-  if (longest <= SPAN_CLASSES[0]) return null;
+  if (longest <= Math.max(SPAN_CLASSES[0], outlasting)) return null;
   const classes: EventListFilter[] = [];
   let shorter = 0;
   for (const [spanClass, lasts] of SPAN_CLASSES.entries()) {
@@ -811,15 +812,18 @@ export class EventRepository {
    * order from its own lower bound, along the listing index by class (`ix_events_span`), merged (`mergedRuns`).
    */
   private spanClassRuns(classes: EventListFilter[], walk: boolean, offset: number, limit: number): [string, unknown[]] {
-    const mysql = this.dataSource.options.type === 'mysql';
-    const runs = classes.map((filter): [string, unknown[]] => {
-      const qb = this.filtered(filter, walk).select('e.id', 'id').addSelect('e.start_utc', 'start_utc');
-      const [sql, params] = qb.orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').getQueryAndParameters();
-      // MariaDB otherwise may read a rare class along the listing index of every class, from the class's bound to
-      // the window's end; SQLite picks the class's index by itself (the most columns held equal).
-      return [mysql ? this.withIndex(sql, 'ix_events_span') : sql, params];
-    });
+    const runs = classes.map((filter) => this.alongSpanIndex(this.filtered(filter, walk).select('e.id', 'id').addSelect('e.start_utc', 'start_utc').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC')));
     return mergedRuns(runs, offset, limit, { disjoint: true });
+  }
+
+  /**
+   * The statement of one span class's run, told to read the listing index by class on MySQL and MariaDB: MariaDB
+   * otherwise may read a rare class along the listing index of every class, from the class's bound to the window's
+   * end; SQLite picks the class's index by itself (the most columns held equal).
+   */
+  private alongSpanIndex(qb: SelectStatement): [string, unknown[]] {
+    const [sql, params] = qb.getQueryAndParameters();
+    return [this.dataSource.options.type === 'mysql' ? this.withIndex(sql, 'ix_events_span') : sql, params];
   }
 
   /**
@@ -939,15 +943,11 @@ export class EventRepository {
     // the runs merged here. Merged by the database (derived tables sorted again), a month's thousand events were
     // written out and sorted anew, a month page a third slower; and with events of at most two days, two
     // statements instead of one made a month page about a sixth slower than one range.
-    const window = filter.startsBefore && filter.endsAfter ? filter.startsBefore.getTime() - filter.endsAfter.getTime() : 0;
-    const longest = filter.startsAtOrAfterBound && filter.endsAfter ? filter.endsAfter.getTime() - filter.startsAtOrAfterBound.getTime() : 0;
-    const classes = longest > window ? spanClassFilters(filter) : null;
-    const times = { start_s: this.seconds('e.start_utc'), end_s: this.seconds('e.end_utc') };
+    const window = filter.startsBefore && filter.endsAfter ? (filter.startsBefore.getTime() - filter.endsAfter.getTime()) / 1000 : 0;
+    const classes = spanClassFilters(filter, { outlasting: window });
     const read = (one: EventListFilter): Promise<{ id: unknown; start_s: unknown; end_s: unknown }[]> => {
-      const qb = this.filtered(one).select('e.id', 'id').addSelect(times.start_s, 'start_s').addSelect(times.end_s, 'end_s').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').limit(limit);
-      if (!classes || this.dataSource.options.type !== 'mysql') return qb.getRawMany();
-      const [sql, params] = qb.getQueryAndParameters();
-      return this.dataSource.query(this.withIndex(sql, 'ix_events_span'), params);
+      const qb = this.filtered(one).select('e.id', 'id').addSelect(this.seconds('e.start_utc'), 'start_s').addSelect(this.seconds('e.end_utc'), 'end_s').orderBy('e.start_utc', 'ASC').addOrderBy('e.id', 'ASC').limit(limit);
+      return classes ? this.dataSource.query(...this.alongSpanIndex(qb)) : qb.getRawMany();
     };
     const spans = (classes ? (await Promise.all(classes.map(read))).flat() : await read(filter)).map((row) => ({ id: Number(row.id), start: Number(row.start_s) * 1000, end: Number(row.end_s) * 1000 }));
     if (!classes) return spans;
