@@ -111,6 +111,10 @@ describe('pages of common filters (SPEC §10.1)', () => {
       if (alpha(id) && id % 7 === 0) matches['alpha+b'].push(id);
       if (alpha(id) && id % 3 === 0) matches['alpha+paris'].push(id);
     }
+    for (const key of ['a', 'b', 'paris', 'family', 'host']) {
+      matches[`${key}+featured`] = matches[key].filter((id) => id % 6 === 0);
+      matches[`${key}+not featured`] = matches[key].filter((id) => id % 6 !== 0);
+    }
   });
   afterAll(async () => {
     for (const [, instance] of instances) await instance.close();
@@ -140,6 +144,11 @@ describe('pages of common filters (SPEC §10.1)', () => {
       ['alpha+paris', `search=alp&venue=${venues.paris}`],
       ['featured', 'featured=true'],
       ['not featured', 'featured=false'],
+      ['a+not featured', `categories=${categories.a}&featured=false`],
+      ['b+featured', `categories=${categories.b}&featured=true`],
+      ['family+not featured', `categories=${categories.parent}&featured=false`],
+      ['paris+not featured', `venue=${venues.paris}&featured=false`],
+      ['host+not featured', `organizer=${organizer}&featured=false`],
     ];
     for (const [name, instance] of instances) for (const [key, query] of filters) {
       const expected = matches[key];
@@ -358,9 +367,10 @@ describe('pages of common filters (SPEC §10.1)', () => {
       return [reply?.status, reply?.body.total, reply?.body.events.map((event: { id: number }) => event.id), page.map((sql) => sql.includes('FORCE INDEX (`ix_events_featured`)'))];
     };
     const found = [await listed(t, 'featured=true&per_page=7&page=3'), await listed(t, 'featured=false&per_page=7&page=3')];
-    // Walked with a category's probe (the instance that always walks): along the featured index too.
-    const aNotFeatured = matches['a'].filter((id) => id % 6 !== 0);
-    found.push(await listed(instances[1][1], `featured=false&categories=${categories.a}&per_page=7&page=2`));
+    // Walked with the probes of a category and a venue (the instance that always walks; with one link it would read
+    // along that link): along the featured index too. Category a beside Sydney keeps every event of a not featured.
+    const aNotFeatured = matches['a+not featured'];
+    found.push(await listed(instances[1][1], `featured=false&categories=${categories.a}&venue=${venues.sydney}&per_page=7&page=2`));
     expect(found).toEqual([
       [200, matches['featured'].length, matches['featured'].slice(14, 21), [ENGINE === 'mysql']],
       [200, matches['not featured'].length, matches['not featured'].slice(14, 21), [ENGINE === 'mysql']],
@@ -382,6 +392,11 @@ describe('pages of common filters (SPEC §10.1)', () => {
       `${window}&categories=${categories.a}&page=${Math.ceil(matches['a'].length / 9)}`,
       // Two links: a walk.
       `${window}&categories=${categories.a}&venue=${venues.paris}`,
+      // Beside featured=false (five events in six): along the link; its run reads past the featured ones.
+      `${window}&categories=${categories.a}&featured=false`,
+      // Beside featured=true (one in six) for a category of 28 such events: a run would read about 54 rows to the
+      // page's end, more than the set read whole.
+      `${window}&categories=${categories.b}&featured=true`,
       // One search word: along its rows by start on MySQL (the word and, for its prefix, the longer words).
       `${window}&search=alpha&page=3`,
       // A word beside a category: not along the word (its run may read past most of the word's rows).
@@ -398,8 +413,20 @@ describe('pages of common filters (SPEC §10.1)', () => {
     const along = (link: LinkRange['link'], ids: number[]) => [200, { link, ids, ...(link === 'terms' ? { termSet: 0 } : {}) }];
     expect(reads).toEqual(
       ENGINE === 'mysql'
-        ? [along('terms', [categories.b]), along('terms', [categories.parent, categories.child].sort((x, y) => x - y)), along('venues', [venues.paris]), along('organizers', [organizer]), [200, false], along('terms', [categories.a]), [200, true], [200, 'word'], [200, false]]
-        : [[200, true], [200, true], [200, true], [200, true], [200, false], [200, true], [200, true], [200, false], [200, false]],
+        ? [
+            along('terms', [categories.b]),
+            along('terms', [categories.parent, categories.child].sort((x, y) => x - y)),
+            along('venues', [venues.paris]),
+            along('organizers', [organizer]),
+            [200, false],
+            along('terms', [categories.a]),
+            [200, true],
+            along('terms', [categories.a]),
+            [200, false],
+            [200, 'word'],
+            [200, false],
+          ]
+        : [[200, true], [200, true], [200, true], [200, true], [200, false], [200, true], [200, true], [200, true], [200, false], [200, false], [200, false]],
     );
   });
 });

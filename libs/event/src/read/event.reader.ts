@@ -231,7 +231,7 @@ export class EventReader {
    * How the page's rows are found. A searched page on MySQL and MariaDB along its first word's rows by start
    * (`EventRepository.readsAlongWord`). Else along the start-ordered index (MySQL and MariaDB)
    * of the list's one link (`linkRange`) when that reads fewer rows than the other ways: each of its ids' runs reads
-   * about `end` rows, against `end` × window total / total for a walk of the listing index and `total` for the set
+   * about `end` rows (beside `featured`, over the share of the window's events it keeps: `linkRangeRows`), against `end` × window total / total for a walk of the listing index and `total` for the set
    * read whole and sorted. Else by walking the index when the rows expected to the page's end are PAGE_WALK_ROWS at
    * most (`pageWalks`): with a search word, a radius, a category or a tag, whose sets are read by start within the
    * window (about as many rows as the list's total), the walk must also read fewer rows than that set, each event
@@ -246,7 +246,9 @@ export class EventReader {
     const windowTotal = await this.keptTotal(window, versions);
     const range = this.deps.dataSource.options.type === 'mysql' ? linkRange(filter, MAX_RANGE_IDS) : null;
     if (range) {
-      const rangeRows = range.ids.length * end;
+      // Beside `featured`, a run walks past the link's events it leaves out: as many as the window's share says.
+      const windowAll = filter.featured === undefined ? windowTotal : await this.keptTotal({ ...window, featured: undefined }, versions);
+      const rangeRows = linkRangeRows(range.ids.length, end, windowTotal, windowAll);
       if (rangeRows < total && rangeRows <= (end * windowTotal) / total) return range;
     }
     const probeRows = filter.search ? SEARCH_PROBE_ROWS : filter.nearVenues || (filter.termSets?.length ?? 0) > 0 ? 1 : 0;
@@ -268,12 +270,13 @@ export function pageWalks({ end, windowTotal, total, pageWalkRows, probeRows }: 
 
 /**
  * The one link a page of `filter` may be read along (`EventRepository.page`), or null: the filter's only narrowing
- * beyond its window and the caller's visibility is one term set, venue list or organizer list of at most `maxIds` ids. Any
- * other condition (a second link, featured, a search word, a radius, a parent, statuses asked for) may reject
- * linked events the run has to read past, which the rows counted per id do not foresee.
+ * beyond its window, the caller's visibility and `featured` is one term set, venue list or organizer list of at most
+ * `maxIds` ids. Any other condition (a second link, a search word, a radius, a parent, statuses asked for) may reject
+ * linked events the run has to read past, which the rows counted per id do not foresee; those `featured` rejects are
+ * foreseen from the window's totals (`linkRangeRows`).
  */
 export function linkRange(filter: EventListFilter, maxIds: number): LinkRange | null {
-  const others = [filter.search, filter.near, filter.nearVenues, filter.geoloc, filter.featured, filter.postParent, filter.statuses, filter.include, filter.modifiedAfter, filter.modifiedBefore];
+  const others = [filter.search, filter.near, filter.nearVenues, filter.geoloc, filter.postParent, filter.statuses, filter.include, filter.modifiedAfter, filter.modifiedBefore];
   if (others.some((value) => value !== undefined)) return null;
   const links: LinkRange[] = [
     ...(filter.termSets ?? []).map((ids, termSet): LinkRange => ({ link: 'terms', ids, termSet })),
@@ -281,6 +284,15 @@ export function linkRange(filter: EventListFilter, maxIds: number): LinkRange | 
     ...(filter.organizers ? [{ link: 'organizers' as const, ids: filter.organizers }] : []),
   ];
   return links.length === 1 && links[0].ids.length > 0 && links[0].ids.length <= maxIds ? links[0] : null;
+}
+
+/**
+ * The rows a page read along a link (`linkRange`) is expected to read to the page's `end`: `end` for each of its
+ * `ids`, over the share of the link's events the rest of the filter keeps, taken as that of the window (`featured`:
+ * the window's `kept` featured or not-featured events of `all` its events); Infinity when it keeps none.
+ */
+export function linkRangeRows(ids: number, end: number, kept: number, all: number): number {
+  return kept > 0 ? (ids * end * Math.max(all, kept)) / kept : Infinity;
 }
 
 /** The most ids whose runs a page read along a link merges (a category and its descendants, several venues or organizers). */

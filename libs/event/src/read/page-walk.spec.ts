@@ -1,4 +1,4 @@
-import { linkRange, pageWalks } from './event.reader';
+import { linkRange, linkRangeRows, pageWalks } from './event.reader';
 
 describe('pageWalks', () => {
   const page = { end: 20, windowTotal: 4000, pageWalkRows: 2000 };
@@ -25,14 +25,34 @@ describe('linkRange', () => {
       linkRange({ ...window, organizers: [2, 5] }, 8),
       linkRange({ ...window, venues: [1, 2, 3] }, 2),
       linkRange({ ...window, termSets: [[]] }, 8),
-    ]).toEqual([{ link: 'terms', ids: [3, 4], termSet: 0 }, { link: 'venues', ids: [7] }, { link: 'organizers', ids: [2, 5] }, null, null]);
+      linkRange({ ...window, termSets: [[3]], featured: false }, 8),
+      linkRange({ ...window, venues: [7], featured: true }, 8),
+    ]).toEqual([
+      { link: 'terms', ids: [3, 4], termSet: 0 },
+      { link: 'venues', ids: [7] },
+      { link: 'organizers', ids: [2, 5] },
+      null,
+      null,
+      { link: 'terms', ids: [3], termSet: 0 },
+      { link: 'venues', ids: [7] },
+    ]);
+  });
+
+  it('expects a run beside featured to read past the events featured leaves out, in the window\'s share', () => {
+    // 40 rows to the page's end; featured keeps 95 % of the window (not featured) or 5 % (featured); nothing left out
+    // without it; a window featured leaves empty is never read along the link.
+    expect([linkRangeRows(1, 40, 950, 1000), linkRangeRows(3, 40, 50, 1000), linkRangeRows(2, 40, 1000, 1000), linkRangeRows(1, 40, 0, 1000)]).toEqual([
+      (40 * 1000) / 950,
+      2400,
+      80,
+      Infinity,
+    ]);
   });
 
   it('leaves lists with a second condition to the other ways', () => {
     const others = [
       { termSets: [[3]], venues: [7] },
       { termSets: [[3], [5]] },
-      { termSets: [[3]], featured: true },
       { venues: [7], search: [{ token: 'jazz', prefix: false }] },
       { venues: [7], organizers: [2] },
       { termSets: [[3]], geoloc: true },
