@@ -231,12 +231,13 @@ export class EventReader {
    * How the page's rows are found. A searched page on MySQL and MariaDB along its first word's rows by start
    * (`EventRepository.readsAlongWord`). Else along the start-ordered index (MySQL and MariaDB)
    * of the list's one link (`linkRange`) when that reads fewer rows than the other ways: each of its ids' runs reads
-   * about `end` rows (beside `featured`, over the share of the window's events it keeps: `linkRangeRows`), against `end` × window total / total for a walk of the listing index and `total` for the set
-   * read whole and sorted. Else by walking the index when the rows expected to the page's end are PAGE_WALK_ROWS at
-   * most (`pageWalks`): with a search word, a radius, a category or a tag, whose sets are read by start within the
-   * window (about as many rows as the list's total), the walk must also read fewer rows than that set, each event
-   * walked costing a probe of its words (about ten rows each) or of its venue, category or tag links. Else from the
-   * sets. The window's total is read once (kept per version).
+   * about `end` rows (beside `featured`, over the share of the window's events it keeps: `linkRangeRows`), against
+   * `end` × window total / total for a walk of the listing index and `total` for the set read whole and sorted.
+   * Else by walking the index when the rows expected to the page's end are PAGE_WALK_ROWS at most (`pageWalks`):
+   * with a search word, a radius, a category or a tag, whose sets are read by start within the window (about as many
+   * rows as the list's total), the walk must also read fewer rows than that set, each event walked costing a probe
+   * of its words (about ten rows each) or of its venue, category or tag links. Else from the sets. The window's
+   * total is read once (kept per version), and beside `featured` the window's total without it too.
    */
   private async howToRead(filter: EventListFilter, window: EventListFilter | null, end: number, total: number, versions: VersionsHolder): Promise<PageRead> {
     if (window === null || total === 0) return false;
