@@ -220,7 +220,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
     const sydney = cell(-33.8688, 151.2093);
     const cells = [-1, 0, 1, 2].flatMap((row) => [-1, 0, 1, 2].map((column) => sydney + row * 7201 + column)).sort((a, b) => a - b);
     const edge = Array.from({ length: 500 }, (_, n) => 1_000_000 + n);
-    const resolved = jest.spyOn(t.get(EventRepository), 'venuesNear').mockResolvedValue({ ids: [venues.sydney, ...edge], cells, innerCells: [sydney], edgeVenues: edge });
+    const resolved = jest.spyOn(t.get(EventRepository), 'venuesNear').mockReturnValue({ ids: [venues.sydney, ...edge], cells, innerCells: [sydney], edgeVenues: edge });
     let reply: Awaited<ReturnType<TestApp['request']>> | undefined;
     let statements: [string, unknown[]][];
     let resolutions: number;

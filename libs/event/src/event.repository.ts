@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { listedColumns, ListingState, rebuildSearchRows, recordSearchEntries, SEARCH_BATCH, searchConditions, searchRuns, SearchSql, SearchTerm } from '@calendar/shared/search';
 import { applyVisibility, LinkedKind, RecordStatus, SqlCondition, visibleCondition } from '@calendar/records';
-import { cellsWithin, ChangeRange, DataVersions, EARTH_RADIUS_KM, geoCellSql, insertOnly, isListed, linkCellsUpdate, listingStateUpdate, parseSlots, partsSubquery, SelectStatement, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
+import { cellsWithin, ChangeRange, DataVersions, EARTH_RADIUS_KM, geoCellSql, GeoPoints, Radius, radiusBox, insertOnly, isListed, linkCellsUpdate, listingStateUpdate, parseSlots, partsSubquery, SelectStatement, slotsSubquery, TranslatedLoader, versionsColumns, versionsFromRow } from '@calendar/shared/database';
 import type { Caller } from '@calendar/shared/http';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, EventVenueEntity } from './entities/event.entity';
@@ -286,23 +286,12 @@ function featuredOnly(filter: EventListFilter): boolean {
  * A venue (alias `v`) with coordinates lies within `near`'s radius: a bounding box first (served by the venues'
  * coordinate index), then the exact great-circle distance.
  */
-function nearVenuesCondition({ lat, lng, radiusKm }: { lat: number; lng: number; radiusKm: number }): SqlCondition {
+export function nearVenuesCondition(near: Radius): SqlCondition {
   const distance = `${EARTH_RADIUS_KM} * 2 * ASIN(SQRT(POWER(SIN(RADIANS(v.geo_lat - :nearLat) / 2), 2) + COS(RADIANS(:nearLat)) * COS(RADIANS(v.geo_lat)) * POWER(SIN(RADIANS(v.geo_lng - :nearLng) / 2), 2)))`;
-  const latSpan = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
-  const cosLat = Math.cos((lat * Math.PI) / 180);
-  const lngSpan = cosLat < 1e-6 ? 180 : Math.min(180, latSpan / cosLat);
+  const { latMin, latMax, lngMin, lngMax, lngWraps } = radiusBox(near);
   return {
     sql: `v.geo_lat BETWEEN :latMin AND :latMax AND (v.geo_lng BETWEEN :lngMin AND :lngMax OR :lngWraps = 1) AND ${distance} <= :nearRadius`,
-    params: {
-      nearLat: lat,
-      nearLng: lng,
-      nearRadius: radiusKm,
-      latMin: lat - latSpan,
-      latMax: lat + latSpan,
-      lngMin: lng - lngSpan,
-      lngMax: lng + lngSpan,
-      lngWraps: lng - lngSpan < -180 || lng + lngSpan > 180 || lngSpan >= 180 ? 1 : 0,
-    },
+    params: { nearLat: near.lat, nearLng: near.lng, nearRadius: near.radiusKm, latMin, latMax, lngMin, lngMax, lngWraps: lngWraps ? 1 : 0 },
   };
 }
 
@@ -430,24 +419,29 @@ export class EventRepository {
   }
 
   /**
-   * The venues with coordinates within a radius (great-circle distance), as the list condition `near` reads them,
-   * and the cells they lie in (`geoCellSql`, computed here as the links' are), in order; of those cells, the ones
-   * wholly within the radius (`cellsWithin`), and the venues that lie in the others.
+   * The venues with coordinates within a radius (great-circle distance, the box and the distance the list condition
+   * `near` reads them by in SQL), found among `points` (`venuePoints`), and the cells they lie in (`geoCellSql`,
+   * computed by the database as the links' are), in order; of those cells, the ones wholly within the radius
+   * (`cellsWithin`), and the venues that lie in the others.
    */
-  async venuesNear(near: { lat: number; lng: number; radiusKm: number }): Promise<{ ids: number[]; cells: number[]; innerCells: number[]; edgeVenues: number[] }> {
-    const { sql, params } = nearVenuesCondition(near);
-    const rows = await this.dataSource
-      .createQueryBuilder()
-      .select('v.id', 'id')
-      .addSelect(geoCellSql('v'), 'cell')
-      .from('venues', 'v')
-      .where(`v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND ${sql}`, params)
-      .orderBy('v.id')
-      .getRawMany<{ id: number; cell: number }>();
-    const cells = [...new Set(rows.map((row) => Number(row.cell)))].sort((a, b) => a - b);
+  venuesNear(near: Radius, points: GeoPoints): { ids: number[]; cells: number[]; innerCells: number[]; edgeVenues: number[] } {
+    const rows = points.within(near);
+    const cells = [...new Set(rows.map((row) => row.cell))].sort((a, b) => a - b);
     const innerCells = cellsWithin(cells, near, near.radiusKm);
     const inner = new Set(innerCells);
-    return { ids: rows.map((row) => Number(row.id)), cells, innerCells, edgeVenues: rows.filter((row) => !inner.has(Number(row.cell))).map((row) => Number(row.id)) };
+    return { ids: rows.map((row) => row.id), cells, innerCells, edgeVenues: rows.filter((row) => !inner.has(row.cell)).map((row) => row.id) };
+  }
+
+  /**
+   * Every venue with coordinates, with the cell it lies in computed by the database as the links' cells are
+   * (`geoCellSql`), whatever its status (as a list's radius takes them): what `venuesNear` searches, kept per version
+   * of the venues.
+   */
+  async venuePoints(): Promise<GeoPoints> {
+    const rows: { id: unknown; lat: unknown; lng: unknown; cell: unknown }[] = await this.dataSource.query(
+      `SELECT v.id AS id, v.geo_lat AS lat, v.geo_lng AS lng, ${geoCellSql('v')} AS cell FROM venues v WHERE v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL`,
+    );
+    return GeoPoints.of(rows.map((row) => ({ id: Number(row.id), lat: Number(row.lat), lng: Number(row.lng), cell: Number(row.cell) })));
   }
 
   /** What the totals per day read for a list (SPEC §10.2), or null when they do not count it. */

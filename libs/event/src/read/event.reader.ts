@@ -182,10 +182,12 @@ export class EventReader {
       made.filter.startsAtOrAfterBound = new Date(made.filter.endsAfter.getTime() - longest * 1000);
     }
     const near = made.filter.near;
-    // The venues within the radius and their cells, kept per version of the venues: the list then reads their links by
-    // cell and start.
+    // The venues within the radius and their cells, kept per version of the venues and found among every venue's
+    // point (kept per version too): the list then reads their links by cell and start.
     if (near) {
-      const found = await this.deps.fragments.value('venues', `near ${near.lat} ${near.lng} ${near.radiusKm}`, scope.versions, () => this.events.venuesNear(near));
+      const found = await this.deps.fragments.value('venues', `near ${near.lat} ${near.lng} ${near.radiusKm}`, scope.versions, async () =>
+        this.events.venuesNear(near, await this.deps.fragments.value('venues', 'points', scope.versions, () => this.events.venuePoints())),
+      );
       made.filter.nearVenues = found.ids;
       made.filter.nearCells = found.cells;
       made.filter.nearInnerCells = found.innerCells;

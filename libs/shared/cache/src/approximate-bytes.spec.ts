@@ -6,6 +6,9 @@ describe('approximateBytes', () => {
     // Beyond Latin-1 a character takes two bytes.
     expect(approximateBytes('日本')).toBe(20);
     expect(approximateBytes(Buffer.alloc(1000))).toBe(1064);
+    // Any typed array by its bytes, not its elements one by one.
+    expect(approximateBytes(new Float64Array(1000))).toBe(8064);
+    expect(approximateBytes({ lats: new Float64Array(10) })).toBe(32 + 8 + 4 + 64 + 80);
     expect(approximateBytes(7)).toBe(8);
     expect(approximateBytes(null)).toBe(8);
     expect(approximateBytes([1, 2])).toBe(32 + 2 * (8 + 8));

@@ -62,3 +62,93 @@ export function geoCellSql(alias: string): string {
 export function linkCellsUpdate(where: string): string {
   return `UPDATE event_venues SET geo_cell = (SELECT ${geoCellSql('v')} FROM venues v WHERE v.id = event_venues.venue_id) WHERE ${where}`;
 }
+
+/** A radius around a point, in km. */
+export interface Radius {
+  lat: number;
+  lng: number;
+  radiusKm: number;
+}
+
+/**
+ * The box of latitudes and longitudes a radius lies within, which its venues are first selected by (in SQL and in
+ * `GeoPoints` alike): `lngWraps` when the box crosses the antimeridian or reaches a pole, and every longitude is then
+ * taken.
+ */
+export function radiusBox({ lat, lng, radiusKm }: Radius): { latMin: number; latMax: number; lngMin: number; lngMax: number; lngWraps: boolean } {
+  const latSpan = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
+  const cosLat = Math.cos((lat * Math.PI) / 180);
+  const lngSpan = cosLat < 1e-6 ? 180 : Math.min(180, latSpan / cosLat);
+  return {
+    latMin: lat - latSpan,
+    latMax: lat + latSpan,
+    lngMin: lng - lngSpan,
+    lngMax: lng + lngSpan,
+    lngWraps: lng - lngSpan < -180 || lng + lngSpan > 180 || lngSpan >= 180,
+  };
+}
+
+/** One point of `GeoPoints.of`: a venue's id, its stored coordinates and its cell as the database computes it (`geoCellSql`). */
+export interface GeoPoint {
+  id: number;
+  lat: number;
+  lng: number;
+  cell: number;
+}
+
+/**
+ * The venues with coordinates, in order of latitude, in flat arrays (some 32 bytes a venue, outside the collector's
+ * object graph): the venues within a radius are those of its box's latitudes (a binary search), within its box's
+ * longitudes and within its great-circle distance (`greatCircleKm`). Made from every venue row at once, and kept per
+ * version of the venues (`FragmentCache.value`), so that a radius costs a search of memory instead of a statement
+ * that reads and sends every venue of its box (at 20,000 venues, 1,500 rows and 3–4 ms of the database for a radius
+ * of 60 km around a city).
+ */
+export class GeoPoints {
+  private constructor(
+    private readonly ids: Float64Array,
+    private readonly lats: Float64Array,
+    private readonly lngs: Float64Array,
+    private readonly cells: Float64Array,
+  ) {}
+
+  static of(points: readonly GeoPoint[]): GeoPoints {
+    const sorted = [...points].sort((a, b) => a.lat - b.lat || a.id - b.id);
+    const column = (pick: (point: GeoPoint) => number) => Float64Array.from(sorted, pick);
+    return new GeoPoints(
+      column((point) => point.id),
+      column((point) => point.lat),
+      column((point) => point.lng),
+      column((point) => point.cell),
+    );
+  }
+
+  /** How many points are held. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The points within a radius, by id (ascending), each with its cell. */
+  within(radius: Radius): { id: number; cell: number }[] {
+    const { latMin, latMax, lngMin, lngMax, lngWraps } = radiusBox(radius);
+    const found: { id: number; cell: number }[] = [];
+    for (let at = this.firstAtOrAbove(latMin); at < this.lats.length && this.lats[at] <= latMax; at += 1) {
+      const lng = this.lngs[at];
+      if (!lngWraps && (lng < lngMin || lng > lngMax)) continue;
+      if (greatCircleKm(radius.lat, radius.lng, this.lats[at], lng) <= radius.radiusKm) found.push({ id: this.ids[at], cell: this.cells[at] });
+    }
+    return found.sort((a, b) => a.id - b.id);
+  }
+
+  /** The index of the first point whose latitude is `lat` or more. */
+  private firstAtOrAbove(lat: number): number {
+    let low = 0;
+    let high = this.lats.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.lats[middle] < lat) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
