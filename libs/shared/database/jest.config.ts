@@ -5,7 +5,9 @@ import { reachableEngines } from '../testing/src/mysql-server';
 /*
  * The library's tests: pure units and SQLite in memory, and the migrations that differ on MySQL whenever it is
  * reachable (`*.mysql.spec.ts` reads the engines from `TEST_ENGINES`); with REQUIRE_MYSQL=1 an unreachable MySQL
- * fails the run instead of being left out.
+ * fails the run instead of being left out. The migration tests build a database through every migration (DDL:
+ * seconds on MySQL when the server is busy), and the reading thread's send hundreds of thousands of rows across
+ * threads: a minute each, as the event library's.
  */
 export default async () => ({
   displayName: 'shared-database',
@@ -13,4 +15,5 @@ export default async () => ({
   rootDir: '.',
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
   globals: { TEST_ENGINES: await reachableEngines() },
+  testTimeout: 60000,
 });
