@@ -314,8 +314,13 @@ function idList(value: unknown): number[] {
   return value === null || value === undefined || String(value) === '' ? [] : String(value).split(',').map(Number);
 }
 
+/** The links of no event. */
+export function noLinks(): EventLinks {
+  return { venues: new Map(), organizers: new Map(), terms: new Map() };
+}
+
 function linksOf(extras: Map<number, Record<string, unknown>>): EventLinks {
-  const links: EventLinks = { venues: new Map(), organizers: new Map(), terms: new Map() };
+  const links = noLinks();
   for (const [eventId, values] of extras) {
     for (const kind of ['venues', 'organizers', 'terms'] as const) {
       const list = idList(values[kind]);
@@ -998,7 +1003,7 @@ export class EventRepository {
 
   /** The heads and links of events by id, in the order of `ids` (those that exist). */
   async headsOf(ids: number[]): Promise<{ heads: EventHead[]; links: EventLinks }> {
-    if (ids.length === 0) return { heads: [], links: { venues: new Map(), organizers: new Map(), terms: new Map() } };
+    if (ids.length === 0) return { heads: [], links: noLinks() };
     const found = await this.heads(`events r WHERE r.id IN (${ids.map(() => '?').join(', ')})`, ids);
     const byId = new Map(found.heads.map((head) => [head.id, head]));
     return { heads: ids.flatMap((id) => byId.get(id) ?? []), links: found.links };
@@ -1138,7 +1143,7 @@ export class EventRepository {
 
   /** The venues, organizers and terms of events, each in the order they were given: one query. */
   async links(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<EventLinks> {
-    const links: EventLinks = { venues: new Map(), organizers: new Map(), terms: new Map() };
+    const links = noLinks();
     if (eventIds.length === 0) return links;
     const ids = eventIds.map(() => '?').join(', ');
     const rows: { kind: string; event_id: number; target: number }[] = await manager.query(

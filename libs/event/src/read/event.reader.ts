@@ -12,7 +12,7 @@ import { ListEventsQueryDto } from '../dto/event.dto';
 import { EVENT_KIND } from '../dto/event.mapper';
 import { EventEntity, EventTranslationEntity } from '../entities/event.entity';
 import { passwordMatches } from '../event-password';
-import { EventHead, EventLinks, EventListFilter, EventRepository, LinkRange, NO_RADIUS, NO_RESOLVED_RADIUS, PageRead } from '../event.repository';
+import { EventHead, EventLinks, EventListFilter, EventRepository, LinkRange, NO_RADIUS, NO_RESOLVED_RADIUS, noLinks, PageRead } from '../event.repository';
 import { EventListQuery, eventListQuery, ListLookups, needsStartBound } from './event-list-query';
 
 /** Pages that begin at least this many events into their window are found through the totals per day. */
@@ -104,6 +104,11 @@ export class EventReader {
     const { language, origin, versions } = scope;
     const { filter, effective, window, total } = await this.resolvedAndCounted(query, scope);
     assertPageExists('event', query, total);
+    const { translation_language: _language, page: _page, ...filters } = query;
+    const pageUrl = (route: string) => (page: number) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page });
+    // The total is exact at the versions the read holds: with none, there is no page to read (a list of a venue or an
+    // organizer with nothing in its window, a search word or a radius that matches nothing).
+    if (total === 0) return { heads: [], links: noLinks(), records: withRecords ? [] : undefined, total, pageUrl };
     const offset = (query.page - 1) * query.per_page;
     // A page far into its window starts reading at the day it begins on (from the totals per day), not at the
     // window's first event: only that day's earlier events are skipped.
@@ -111,8 +116,7 @@ export class EventReader {
     const read: EventListFilter = seek ? { ...filter, startsAtOrAfter: seek.from, days: undefined } : filter;
     const skip = offset - (seek?.before ?? 0);
     const { heads, links, records } = await this.events.page(read, skip, query.per_page, await this.howToRead(read, window, skip + query.per_page, total, versions), withRecords);
-    const { translation_language: _language, page: _page, ...filters } = query;
-    return { heads, links, records, total, pageUrl: (route) => (page) => this.deps.links.rest(origin, language, route, { ...filters, ...effective, page }) };
+    return { heads, links, records, total, pageUrl };
   }
 
   /**

@@ -112,6 +112,35 @@ describe.each(testEngines())('event reads (%s)', (engine) => {
     expect([kept()?.entries, kept()?.capacity]).toEqual([0, 0]);
   });
 
+  it('reads no rows for a list whose total is none: an empty page of total 0, with or without records', async () => {
+    const caller = await services.caller('editor');
+    const gig = await create({ title: 'Gig', start_date: '2030-06-01 19:00', end_date: '2030-06-01 22:00', venue: [{ venue: 'Hall', city: 'Lyon' }] }, services.scope(caller));
+    const hall = (gig.venue as { id: number }).id;
+    const reader = services.get(EventReader);
+    const pages = jest.spyOn(services.get(EventRepository), 'page');
+    try {
+      const empty = [{ start_date: '2030-07-01', end_date: '2030-07-31' }, { venue: String(hall), start_date: '2030-05-01', end_date: '2030-05-31' }, { search: 'nothing-matches' }];
+      for (const raw of empty) {
+        for (const withRecords of [false, true]) {
+          const page = await reader.page(await query(raw), services.scope(null), { withRecords });
+          expect({ heads: page.heads, links: page.links, records: page.records, total: page.total }).toEqual({
+            heads: [],
+            links: { venues: new Map(), organizers: new Map(), terms: new Map() },
+            records: withRecords ? [] : undefined,
+            total: 0,
+          });
+        }
+      }
+      expect(pages).not.toHaveBeenCalled();
+      // The same venue's month with its event: the page is read.
+      const found = await reader.page(await query({ venue: String(hall), start_date: '2030-06-01', end_date: '2030-06-30' }), services.scope(null), { withRecords: true });
+      expect([found.total, found.heads.map((head) => head.id), found.records?.map((record) => record.id), [...found.links.venues]]).toEqual([1, [gig.id], [gig.id], [[gig.id, [hall]]]]);
+      expect(pages).toHaveBeenCalledTimes(1);
+    } finally {
+      pages.mockRestore();
+    }
+  });
+
   it('keeps list totals equal to a count of the rows after creates, updates, trashing and restoring', async () => {
     const caller = await services.caller('editor');
     const editor = () => services.scope(caller);
