@@ -378,7 +378,7 @@ describe('pages of common filters (SPEC §10.1)', () => {
     ]);
   });
 
-  it('reads a page narrowed by one link along its index on MySQL while that reads the fewest rows, by one word along its rows, walks it on SQLite while the walk is short', async () => {
+  it('reads a page narrowed by one link along its index on MySQL while that reads the fewest rows, by one word along its rows, by a radius from its cells unless the walk is far shorter, walks it on SQLite while the walk is short', async () => {
     const window = 'start_date=2030-01-01&end_date=2030-03-31&per_page=9';
     const page = jest.spyOn(t.get(EventRepository), 'page');
     const asked = [
@@ -401,6 +401,11 @@ describe('pages of common filters (SPEC §10.1)', () => {
       `${window}&search=alpha&page=3`,
       // A word beside a category: not along the word (its run may read past most of the word's rows).
       `${window}&search=alpha&categories=${categories.b}`,
+      // A radius holding one event in three (Paris): 27 events walked, each probed, against a set of 400 rows.
+      `${window}&geoloc_lat=48.8566&geoloc_lng=2.3522&geoloc_radius=20`,
+      // One in eleven (Lyon): 99 events walked against 109 rows of its cells, each row costing a fraction of a
+      // walked event's probe on MySQL: read from the cells' set there, walked on SQLite.
+      `${window}&geoloc_lat=45.76&geoloc_lng=4.83&geoloc_radius=30`,
     ];
     const reads: unknown[] = [];
     for (const query of asked) {
@@ -425,8 +430,10 @@ describe('pages of common filters (SPEC §10.1)', () => {
             [200, false],
             [200, 'word'],
             [200, false],
+            [200, true],
+            [200, false],
           ]
-        : [[200, true], [200, true], [200, true], [200, true], [200, false], [200, true], [200, true], [200, true], [200, false], [200, false], [200, false]],
+        : [[200, true], [200, true], [200, true], [200, true], [200, false], [200, true], [200, true], [200, true], [200, false], [200, false], [200, false], [200, true], [200, true]],
     );
   });
 });

@@ -596,7 +596,7 @@ export class EventRepository {
    * venue or an organizer beside it.
    */
   private radiusDriven(filter: EventListFilter, statement: (rest: EventListFilter) => SelectStatement): [string, unknown[]] | null {
-    if ((filter.search?.length ?? 0) > 0 || filter.venues || filter.organizers) return null;
+    if (!this.readsRadiusSet(filter)) return null;
     const listed = this.joinsByListing(filter);
     const radius = this.radiusSet(filter, listed);
     if (!radius) return null;
@@ -869,6 +869,14 @@ export class EventRepository {
       return [`${run} ORDER BY ${alias}.start_utc ASC, ${alias}.event_id ASC`, params];
     });
     return mergedRuns(runs, offset, limit);
+  }
+
+  /**
+   * Whether a page of `filter` read from its sets is driven from its radius's link rows (`radiusDriven`): on MySQL
+   * and MariaDB, a radius whose venues and cells are resolved, with no search word, venue or organizer beside it.
+   */
+  readsRadiusSet(filter: EventListFilter): boolean {
+    return (filter.search?.length ?? 0) === 0 && !filter.venues && !filter.organizers && this.radiusSet(filter) !== null;
   }
 
   /**

@@ -11,8 +11,11 @@ describe('pageWalks', () => {
     // A word on half the window's events: 40 events walked, 400 rows of words against a set of 2,000; on one in
     // ten: 200 walked, 2,000 rows against 400.
     expect([pageWalks({ ...page, total: 2000, probeRows: 10 }), pageWalks({ ...page, total: 400, probeRows: 10 })]).toEqual([true, false]);
-    // A radius holding one event in ten: 200 probes of venue links against a set of 400.
+    // A radius holding one event in ten, probed by its venues (SQLite): 200 probes of venue links against a set of 400.
     expect([pageWalks({ ...page, total: 400, probeRows: 1 }), pageWalks({ ...page, total: 100, probeRows: 1 })]).toEqual([true, false]);
+    // The same radius read from its cells' rows (MySQL, four rows' worth per probe): the set of 400; one in four:
+    // 80 walked against 1,000 rows.
+    expect([pageWalks({ ...page, total: 400, probeRows: 4 }), pageWalks({ ...page, total: 1000, probeRows: 4 })]).toEqual([false, true]);
   });
 });
 
